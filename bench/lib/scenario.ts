@@ -1,0 +1,64 @@
+/**
+ * What a benchmark scenario is: one small file in bench/scenarios/ with a default export of this
+ * shape. The harness discovers every file there, so adding a capability's benchmark means adding one
+ * file (no registry to edit).
+ */
+import type Database from 'better-sqlite3';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export interface BenchRequest {
+  method?: 'GET' | 'POST';
+  /** Path and query, e.g. `/v1/concepts/201826`. */
+  path: string;
+  /** JSON body for POST requests. */
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface BenchContext {
+  /** The loaded release store, opened read-only (for picking realistic ids, codes, names). */
+  store: Database.Database;
+  /** Release label the server serves by default. */
+  release: string;
+  /** Seeded random in [0, 1): scenarios pick the same inputs on every run. */
+  random(): number;
+  /** Up to `n` rows of `sql`, sampled uniformly by reservoir over the whole result. */
+  sample<T>(sql: string, n: number, ...params: unknown[]): T[];
+}
+
+export interface Scenario {
+  /** Short id used on the command line and in the report (`--scenario concept-by-id`). */
+  name: string;
+  description: string;
+  /** Statuses counted as success (default: 200 only). */
+  okStatuses?: number[];
+  /** Called once per run: returns the generator of requests to send (cycled by the load generator). */
+  prepare(ctx: BenchContext): () => BenchRequest;
+}
+
+const SCENARIO_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
+
+/** All scenarios in bench/scenarios, in file-name order. */
+export async function loadScenarios(): Promise<Scenario[]> {
+  const files = readdirSync(SCENARIO_DIR)
+    .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
+    .sort();
+  const out: Scenario[] = [];
+  for (const f of files) {
+    const mod = (await import(pathToFileURL(`${SCENARIO_DIR}${f}`).href)) as { default?: Scenario };
+    if (!mod.default?.name || typeof mod.default.prepare !== 'function') throw new Error(`bench/scenarios/${f} has no default-exported scenario`);
+    out.push(mod.default);
+  }
+  return out;
+}
+
+/** Round-robin over a prepared list, starting at a random offset. */
+export function cycle<T>(items: readonly T[], random: () => number): () => T {
+  if (!items.length) throw new Error('scenario has nothing to request (empty sample)');
+  let i = Math.floor(random() * items.length);
+  return () => {
+    i = (i + 1) % items.length;
+    return items[i]!;
+  };
+}

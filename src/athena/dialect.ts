@@ -1,0 +1,71 @@
+/**
+ * The two file dialects omopterm reads, told apart by the header line of each file:
+ *
+ * - `tab`: real Athena downloads. TAB-separated, no quoting at all (a `"` is an ordinary
+ *   character), one record per line, an empty field is NULL.
+ * - `comma`: CSV exports (Eunomia, ETL tutorials, database dumps). Comma-separated with RFC-4180
+ *   quoting; a quoted field may hold commas, doubled quotes and line breaks; headers may be quoted.
+ *
+ * Both accept dates as YYYYMMDD or YYYY-MM-DD (see value-parsers.ts).
+ */
+
+export interface AthenaDialect {
+  name: 'tab' | 'comma';
+  delimiter: '\t' | ',';
+  /** Whether `"` quotes fields. */
+  quoting: boolean;
+  description: string;
+}
+
+export const TAB_DIALECT: AthenaDialect = { name: 'tab', delimiter: '\t', quoting: false, description: 'TAB-separated (Athena)' };
+export const COMMA_DIALECT: AthenaDialect = { name: 'comma', delimiter: ',', quoting: true, description: 'comma-separated CSV' };
+
+/** A header line with a TAB in it is the Athena dialect; anything else is comma CSV. */
+export function detectDialect(headerLine: string): AthenaDialect {
+  return headerLine.includes('\t') ? TAB_DIALECT : COMMA_DIALECT;
+}
+
+export interface FieldStart {
+  /** Lines after the record's first line (0 unless a quoted field holds line breaks). */
+  lineOffset: number;
+  /** 1-based character column within that line. */
+  column: number;
+}
+
+/**
+ * Where each field of a record's raw text starts, plus one extra entry for the position just past
+ * the end of the record (where a missing field would have started). Used only to explain errors.
+ */
+export function fieldStarts(dialect: AthenaDialect, rawRecord: string): FieldStart[] {
+  const chars = [...rawRecord.replace(/\r?\n$/, '')];
+  const starts: FieldStart[] = [{ lineOffset: 0, column: 1 }];
+  let lineOffset = 0;
+  let column = 1;
+  let atFieldStart = true;
+  let inQuotes = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (dialect.quoting && ch === '"' && (inQuotes || atFieldStart)) {
+      if (!inQuotes) {
+        inQuotes = true;
+      } else if (chars[i + 1] === '"') {
+        i++; // an escaped quote inside a quoted field
+        column++;
+      } else {
+        inQuotes = false;
+      }
+    } else if (ch === '\n') {
+      lineOffset++;
+      column = 0;
+    } else if (ch === dialect.delimiter && !inQuotes) {
+      column++;
+      starts.push({ lineOffset, column });
+      atFieldStart = true;
+      continue;
+    }
+    atFieldStart = false;
+    column++;
+  }
+  starts.push({ lineOffset, column });
+  return starts;
+}

@@ -1,0 +1,98 @@
+/** `omopterm load <dir> --release YYYY.Q`: an Athena download → a new immutable release store. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { LoadInterruptedError } from '../../importer/load-error.js';
+import { startLoadInChildProcess } from '../../importer/load-in-child-process.js';
+import { formatLoadSummary } from '../../importer/load-summary.js';
+import { TerminalProgress } from '../../importer/terminal-progress.js';
+import { RELEASE_LABEL_PATTERN } from '../../store/release-manifest.js';
+import { dataDirOption } from '../options.js';
+
+interface LoadCliOptions {
+  release: string;
+  dataDir: string;
+  default?: boolean;
+  replace?: boolean;
+}
+
+function parseReleaseLabel(value: string): string {
+  if (!RELEASE_LABEL_PATTERN.test(value)) {
+    throw new InvalidArgumentError(`release label '${value}' is not of the form YYYY.Q (a year and a release number, e.g. 2025.2)`);
+  }
+  return value;
+}
+
+const HELP_AFTER = `
+Input: the unzipped Athena download. Tables read (file names in any case, .csv or .csv.gz):
+  CONCEPT (required), CONCEPT_RELATIONSHIP, CONCEPT_ANCESTOR, CONCEPT_SYNONYM, VOCABULARY,
+  DOMAIN, CONCEPT_CLASS, RELATIONSHIP, DRUG_STRENGTH. A missing or header-only table other than
+  CONCEPT loads as empty; other files (e.g. SOURCE_TO_CONCEPT_MAP) are listed and ignored.
+  Each file's header decides its format: TAB-separated without quoting (Athena), or
+  comma-separated CSV with "quoting". Columns are matched by name; dates may be YYYYMMDD or
+  YYYY-MM-DD.
+
+Dirty data is kept and summarised (duplicate ids keep the first row; rows pointing at concepts
+missing from CONCEPT are kept; odd flags become NULL). A row that cannot be read stops the load
+with FILE:LINE:COLUMN and an explanation.
+
+The release is built in <data-dir>/releases/.tmp-<label>-<build>/ and published by one rename to
+<data-dir>/releases/<label>__<build>/ when complete. A failed or interrupted (Ctrl-C) load removes
+its partial build; existing releases keep serving, and running servers pick up the new release
+within seconds. Progress goes to stderr, the final summary to stdout.
+
+Examples:
+  omopterm load ~/athena/vocabulary_download_v5 --release 2025.2 --default
+  OMOPTERM_DATA_DIR=/srv/omopterm omopterm load ./athena --release 2025.2 --replace`;
+
+export function registerLoadCommand(program: Command): void {
+  program
+    .command('load')
+    .summary('load an Athena vocabulary download as a release')
+    .description('Load an Athena vocabulary download (the unzipped directory) as release YYYY.Q into the data directory.')
+    .argument('<dir>', 'directory holding the Athena files (CONCEPT.csv, CONCEPT_RELATIONSHIP.csv, …)')
+    .addOption(
+      new Option('--release <label>', 'release label YYYY.Q, e.g. 2025.2 for the second release of 2025')
+        .env('OMOPTERM_RELEASE')
+        .argParser(parseReleaseLabel)
+        .makeOptionMandatory(),
+    )
+    .addOption(dataDirOption())
+    .addOption(new Option('--default', 'make this the default release (the first release loaded becomes the default anyway)').env('OMOPTERM_DEFAULT'))
+    .addOption(
+      new Option('--replace', 'load a label that is already loaded again; the old build serves until the new one is published, then is removed').env(
+        'OMOPTERM_REPLACE',
+      ),
+    )
+    .addHelpText('after', HELP_AFTER)
+    .action(async (dir: string, options: LoadCliOptions) => {
+      const progress = new TerminalProgress(process.stderr);
+      const load = startLoadInChildProcess(
+        {
+          sourceDir: resolve(dir),
+          dataDir: resolve(options.dataDir),
+          label: options.release,
+          makeDefault: Boolean(options.default),
+          replace: Boolean(options.replace),
+        },
+        (event) => progress.handle(event),
+      );
+      const onSignal = (signal: NodeJS.Signals) => load.interrupt(`interrupted (${signal})`);
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      try {
+        const result = await load.result;
+        progress.finish();
+        process.stdout.write(`${formatLoadSummary(result)}\n`);
+      } catch (err) {
+        progress.finish();
+        if (err instanceof LoadInterruptedError) {
+          process.stderr.write(`omopterm: ${err.message}\n`);
+          process.exit(err.message.includes('SIGTERM') ? 143 : 130);
+        }
+        throw err;
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+    });
+}

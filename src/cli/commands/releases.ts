@@ -1,0 +1,98 @@
+/** `omopterm releases`: the releases of a data directory, as a table or JSON. */
+import { Option, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { formatCount } from '../../importer/format.js';
+import { effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from '../../store/data-dir.js';
+import { dataDirOption } from '../options.js';
+
+interface ReleasesCliOptions {
+  dataDir: string;
+  json?: boolean;
+}
+
+export interface ReleaseListing {
+  label: string;
+  default: boolean;
+  build_id: string;
+  source_vocabulary_version: string | null;
+  release_date: string | null;
+  loaded_at: string;
+  counts: { concepts: number; relationships: number; ancestors: number; synonyms: number };
+  anomaly_kinds: number;
+  store_path: string;
+}
+
+export function describeReleases(dataDir: string): ReleaseListing[] {
+  const builds = listReleaseBuilds(dataDir);
+  const defaultLabel = effectiveDefaultLabel(dataDir, builds);
+  return builds.map((build) => toListing(build, build.label === defaultLabel));
+}
+
+function toListing(build: ReleaseBuild, isDefault: boolean): ReleaseListing {
+  const m = build.manifest;
+  const rows = (table: string) => m.tables?.[table]?.rows_stored ?? 0;
+  return {
+    label: build.label,
+    default: isDefault,
+    build_id: build.buildId,
+    source_vocabulary_version: m.source_vocabulary_version ?? null,
+    release_date: m.release_date ?? null,
+    loaded_at: m.loaded_at,
+    counts: {
+      concepts: rows('concept'),
+      relationships: rows('concept_relationship'),
+      ancestors: rows('concept_ancestor'),
+      synonyms: rows('concept_synonym'),
+    },
+    anomaly_kinds: m.anomalies?.length ?? 0,
+    store_path: build.storePath,
+  };
+}
+
+function formatTable(listings: ReleaseListing[]): string {
+  const header = ['', 'RELEASE', 'SOURCE VERSION', 'RELEASED', 'CONCEPTS', 'RELATIONSHIPS', 'ANCESTORS', 'SYNONYMS', 'LOADED AT'];
+  const rows = listings.map((l) => [
+    l.default ? '*' : '',
+    l.label,
+    l.source_vocabulary_version ?? '-',
+    l.release_date ?? '-',
+    formatCount(l.counts.concepts),
+    formatCount(l.counts.relationships),
+    formatCount(l.counts.ancestors),
+    formatCount(l.counts.synonyms),
+    l.loaded_at,
+  ]);
+  const numeric = new Set([4, 5, 6, 7]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const render = (cells: string[]) =>
+    cells
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [render(header), ...rows.map(render), '', '* = default release (served when a request names none)'].join('\n');
+}
+
+export function registerReleasesCommand(program: Command): void {
+  program
+    .command('releases')
+    .summary('list the loaded vocabulary releases')
+    .description(
+      'List the vocabulary releases loaded into the data directory: label, source vocabulary version and release date ' +
+        '(from the VOCABULARY "None" row), row counts, load time, and which one is the default.',
+    )
+    .addOption(dataDirOption())
+    .addOption(new Option('--json', 'print a JSON array instead of a table').env('OMOPTERM_JSON'))
+    .action((options: ReleasesCliOptions) => {
+      const dataDir = resolve(options.dataDir);
+      const listings = describeReleases(dataDir);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(listings, null, 2)}\n`);
+        return;
+      }
+      if (listings.length === 0) {
+        process.stderr.write(`no releases loaded in ${dataDir}; load one with: omopterm load <athena-dir> --release YYYY.Q --data-dir ${dataDir}\n`);
+        return;
+      }
+      process.stdout.write(`${formatTable(listings)}\n`);
+    });
+}

@@ -1,0 +1,81 @@
+/**
+ * Assembles the HTTP application: cross-cutting plumbing first (request ids, gate, errors, headers,
+ * API reference), then the thin REST and FHIR adapters. Transport (TLS, plain-HTTP rejection) is
+ * set up by ./transport.ts; this module works on any Node server Fastify is given.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { StateStore } from '../state/state-store.js';
+import type { ReleaseRegistry } from '../store/release-registry.js';
+import { installErrorHandling } from './plumbing/error-responses.js';
+import { installGatekeeper } from './plumbing/gatekeeper.js';
+import { installResponseHeaders } from './plumbing/response-headers.js';
+import { registerConceptRoutes } from './rest/concept-routes.js';
+import { registerHealthRoutes } from './rest/health-routes.js';
+import { registerSearchRoutes } from './rest/search-routes.js';
+import { registerVocabularyConceptRoutes } from './rest/vocabulary-concepts-routes.js';
+import { registerVocabularyRoutes } from './rest/vocabulary-routes.js';
+
+export interface AppDependencies {
+  registry: ReleaseRegistry;
+  state: StateStore;
+  version: string;
+}
+
+export interface AppOptions {
+  /** Addresses/CIDRs of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
+  trustProxy?: string[];
+  anonymousRatePerSecond?: number;
+  logger?: FastifyServerOptions['logger'];
+  serverFactory?: FastifyServerOptions['serverFactory'];
+}
+
+export const DEFAULT_ANONYMOUS_RATE = 20;
+
+export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: options.trustProxy && options.trustProxy.length ? options.trustProxy : false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+  } as FastifyServerOptions);
+
+  installGatekeeper(app, {
+    state: deps.state,
+    registry: deps.registry,
+    anonymousRatePerSecond: options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE,
+  });
+  installResponseHeaders(app);
+  installErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'omopterm',
+        version: deps.version,
+        description:
+          'Self-hosted terminology server for the OMOP standardized vocabularies. REST surface under /v1 (OMOPHub-compatible ' +
+          'JSON envelope), FHIR terminology surface under /fhir/{r4,r4b,r5,r6}. HTTPS only; every request needs ' +
+          '`Authorization: Bearer <API key>`. Select a vocabulary release with `vocab_release` or the X-Vocab-Release header.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  registerHealthRoutes(app, deps.registry, deps.version);
+  registerConceptRoutes(app);
+  registerVocabularyRoutes(app, deps.registry);
+  registerSearchRoutes(app);
+  registerVocabularyConceptRoutes(app);
+
+  return app;
+}

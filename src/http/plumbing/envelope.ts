@@ -1,0 +1,37 @@
+/**
+ * The REST envelope (Common REST conventions 1–3): `success`, `data`, `meta` with request_id,
+ * timestamp and vocab_release, plus `pagination` on lists and route-specific additions.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { PaginationMeta } from './pagination.js';
+
+export interface Meta {
+  request_id: string;
+  timestamp: string;
+  vocab_release: string | null;
+  pagination?: PaginationMeta;
+  [extra: string]: unknown;
+}
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+  meta: Meta;
+}
+
+export function baseMeta(request: FastifyRequest, releaseLabel: string | null): Meta {
+  return { request_id: request.id, timestamp: new Date().toISOString(), vocab_release: releaseLabel };
+}
+
+export function ok<T>(request: FastifyRequest, data: T, extraMeta?: Record<string, unknown>): SuccessEnvelope<T> {
+  return { success: true, data, meta: { ...baseMeta(request, request.release?.label ?? null), ...extraMeta } };
+}
+
+export function okPage<T>(
+  request: FastifyRequest,
+  data: T,
+  pagination: PaginationMeta,
+  extraMeta?: Record<string, unknown>,
+): SuccessEnvelope<T> {
+  return ok(request, data, { ...extraMeta, pagination });
+}

@@ -1,0 +1,95 @@
+/**
+ * Every error leaves through here: REST paths get the error envelope, FHIR paths an
+ * OperationOutcome. Validation failures are always 400 and name the parameter and the reason.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../services/errors.js';
+import { baseMeta } from './envelope.js';
+import { issueTypeFor, operationOutcome } from './operation-outcome.js';
+
+export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  reply.code(error.status);
+  if (request.surface === 'fhir') {
+    if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
+    return reply.type(FHIR_JSON).send(operationOutcome(issueTypeFor(error.status, error.code), error.message));
+  }
+  if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
+  const releaseLabel = request.release?.label ?? null;
+  return reply.type('application/json; charset=utf-8').send({
+    success: false,
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+    meta: baseMeta(request, releaseLabel),
+  });
+}
+
+const LOCATION_NAMES: Record<string, string> = {
+  querystring: 'query parameter',
+  body: 'body field',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+interface AjvIssue {
+  instancePath?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns a schema validation failure into a message that names the parameter and says why. */
+export function describeValidationFailure(context: string | undefined, issues: AjvIssue[]): ServiceError {
+  const issue = issues[0] ?? {};
+  const location = LOCATION_NAMES[context ?? ''] ?? 'parameter';
+  let path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  if (issue.keyword === 'required' && issue.params?.missingProperty) {
+    path = path ? `${path}.${String(issue.params.missingProperty)}` : String(issue.params.missingProperty);
+    return new ServiceError(400, 'validation_error', `Missing required ${location} '${path}'.`, {
+      parameter: path,
+      location: context,
+      reason: 'required',
+    });
+  }
+  let reason = issue.message ?? 'is invalid';
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
+    reason = `must be one of: ${(issue.params.allowedValues as unknown[]).join(', ')}`;
+  }
+  const subject = path ? `${location} '${path}'` : context === 'body' ? 'request body' : location;
+  return new ServiceError(400, 'validation_error', `Invalid ${subject}: ${reason}.`, {
+    parameter: path || undefined,
+    location: context,
+    reason,
+  });
+}
+
+function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ServiceError {
+  if (error instanceof ServiceError) return error;
+  if (error.validation) return describeValidationFailure(error.validationContext, error.validation);
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ServiceError(400, 'validation_error', `Request body is not valid JSON: ${error.message}`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ServiceError(415, 'unsupported_media_type', `Unsupported Content-Type: send application/json${''}.`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ServiceError(413, 'payload_too_large', 'Request body is too large.');
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ServiceError(error.statusCode, error.statusCode === 404 ? 'not_found' : 'bad_request', error.message);
+  }
+  return new ServiceError(500, 'internal_server_error', 'The server failed to answer this request; it has been logged.');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const serviceError = toServiceError(error);
+    if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, serviceError);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    return sendError(request, reply, new ServiceError(404, 'not_found', `No such endpoint: ${request.method} ${path}`));
+  });
+}

@@ -1,0 +1,39 @@
+/** FHIR OperationOutcome bodies for errors on /fhir/* paths (spec Errors rule 2). */
+
+export type IssueType =
+  | 'invalid'
+  | 'required'
+  | 'value'
+  | 'login'
+  | 'security'
+  | 'forbidden'
+  | 'not-found'
+  | 'not-supported'
+  | 'too-costly'
+  | 'throttled'
+  | 'exception'
+  | 'transient'
+  | 'code-invalid'
+  | 'processing';
+
+export interface OperationOutcome {
+  resourceType: 'OperationOutcome';
+  issue: Array<{ severity: 'fatal' | 'error' | 'warning' | 'information'; code: IssueType; diagnostics: string; details?: { text: string } }>;
+}
+
+export function operationOutcome(code: IssueType, diagnostics: string, severity: 'fatal' | 'error' | 'warning' = 'error'): OperationOutcome {
+  return { resourceType: 'OperationOutcome', issue: [{ severity, code, diagnostics, details: { text: diagnostics } }] };
+}
+
+/** The FHIR issue type for a REST error code / HTTP status. */
+export function issueTypeFor(status: number, code: string): IssueType {
+  if (code === 'missing_api_key' || code === 'invalid_api_key') return 'login';
+  if (code === 'vocabulary_restricted' || status === 403) return 'forbidden';
+  if (code === 'https_required') return 'security';
+  if (status === 429) return 'throttled';
+  if (status === 404 || code === 'release_not_found') return 'not-found';
+  if (status === 405 || status === 501) return 'not-supported';
+  if (status === 400) return 'invalid';
+  if (status === 503) return 'transient';
+  return 'exception';
+}

@@ -1,0 +1,37 @@
+/** The final report of a load: tables, rows, anomalies with examples, store size, time, location. */
+import { formatBytes, formatCount, formatDuration } from './format.js';
+import type { LoadResult } from './load-release.js';
+
+export function formatLoadSummary(result: LoadResult): string {
+  const m = result.manifest;
+  const lines: string[] = [];
+  lines.push(`Release ${result.label} loaded in ${formatDuration(m.elapsed_ms)}${result.madeDefault ? ' (default release)' : ''}`);
+  lines.push(
+    `  source:  ${m.source_dir}` +
+      (m.source_vocabulary_version ? ` (vocabulary version "${m.source_vocabulary_version}"${m.release_date ? `, released ${m.release_date}` : ''})` : ''),
+  );
+  lines.push(`  store:   ${result.storePath} (${formatBytes(result.storeSizeBytes)})`);
+  lines.push('  tables:');
+  const width = Math.max(...Object.keys(m.tables).map((t) => t.length));
+  const countWidth = Math.max(...Object.values(m.tables).map((s) => formatCount(s.rows_stored).length));
+  for (const [table, stats] of Object.entries(m.tables)) {
+    const dropped = stats.rows_read - stats.rows_stored;
+    const source = stats.file === null ? '(no file)' : stats.file;
+    lines.push(
+      `    ${table.padEnd(width)}  ${formatCount(stats.rows_stored).padStart(countWidth)} rows  ${source}` +
+        (dropped > 0 ? `  (${formatCount(stats.rows_read)} read, ${formatCount(dropped)} duplicates dropped)` : ''),
+    );
+  }
+  if (result.ignoredFiles.length) lines.push(`  ignored (not vocabulary tables): ${result.ignoredFiles.join(', ')}`);
+  if (result.removedBuilds.length) lines.push(`  replaced: ${result.removedBuilds.join(', ')}`);
+  if (m.anomalies.length === 0) {
+    lines.push('  anomalies: none');
+  } else {
+    lines.push(`  anomalies (${m.anomalies.length} kinds; first examples as file:line):`);
+    for (const anomaly of m.anomalies) {
+      lines.push(`    ${anomaly.kind}: ${formatCount(anomaly.count)} — ${anomaly.description}`);
+      for (const example of anomaly.examples) lines.push(`      ${example}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,77 @@
+/**
+ * Bulk load of the two big clustered tables (CONCEPT_RELATIONSHIP, CONCEPT_ANCESTOR: tens of
+ * millions of rows at full scale). Rows are appended to an un-indexed staging table in a scratch
+ * database (rowid = source line), then copied into the WITHOUT ROWID table with one
+ * `INSERT OR IGNORE … SELECT … ORDER BY <primary key>, rowid`: a sorted append instead of random
+ * B-tree inserts, which stays fast once the table no longer fits in the page cache. Sorting by
+ * rowid within a key keeps the first row of the file when a key repeats.
+ */
+import type Database from 'better-sqlite3';
+import type { AthenaValue } from '../athena/row-decoder.js';
+
+export interface DuplicateKeyGroup {
+  /** The repeated key, column → value. */
+  key: Record<string, unknown>;
+  /** Source lines holding that key, ascending (the first one was kept). */
+  lines: number[];
+}
+
+export class StagedInsert {
+  private readonly statement: Database.Statement<[AthenaValue[]]>;
+  private readonly params: AthenaValue[];
+  private readonly stagingTable: string;
+  /** Rows staged so far. */
+  staged = 0;
+
+  constructor(
+    private readonly db: Database.Database,
+    stagingSchema: string,
+    private readonly table: string,
+    private readonly columns: readonly string[],
+    private readonly keyColumns: readonly string[],
+  ) {
+    this.stagingTable = `${stagingSchema}.${table}_staging`;
+    db.exec(`DROP TABLE IF EXISTS ${this.stagingTable}; CREATE TABLE ${this.stagingTable} (${columns.join(', ')})`);
+    this.statement = db.prepare<[AthenaValue[]]>(`INSERT INTO ${this.stagingTable} (rowid, ${columns.join(', ')}) VALUES (?, ${columns.map(() => '?').join(', ')})`);
+    this.params = new Array<AthenaValue>(columns.length + 1).fill(null);
+  }
+
+  insert(values: AthenaValue[], line: number): void {
+    const params = this.params;
+    params[0] = line;
+    for (let i = 0; i < values.length; i++) params[i + 1] = values[i]!;
+    this.statement.run(params);
+    this.staged++;
+  }
+
+  /** Copies the staged rows into the final table in key order; returns the number of rows stored. */
+  sortIntoFinalTable(): number {
+    const columns = this.columns.join(', ');
+    const key = this.keyColumns.join(', ');
+    this.db.exec('BEGIN');
+    const stored = this.db
+      .prepare(`INSERT OR IGNORE INTO main.${this.table} (${columns}) SELECT ${columns} FROM ${this.stagingTable} ORDER BY ${key}, rowid`)
+      .run().changes;
+    this.db.exec('COMMIT');
+    return stored;
+  }
+
+  dropStagingTable(): void {
+    this.db.exec(`DROP TABLE ${this.stagingTable}`);
+  }
+
+  /** A few repeated keys with their source lines. Sorts the whole staging table again: call it only when there are duplicates. */
+  findDuplicateExamples(limit: number): DuplicateKeyGroup[] {
+    const key = this.keyColumns.join(', ');
+    const rows = this.db
+      .prepare(`SELECT ${key}, group_concat(rowid) AS lines FROM ${this.stagingTable} GROUP BY ${key} HAVING count(*) > 1 LIMIT ?`)
+      .all(limit) as Array<Record<string, unknown> & { lines: string }>;
+    return rows.map(({ lines, ...keyValues }) => ({
+      key: keyValues,
+      lines: lines
+        .split(',')
+        .map(Number)
+        .sort((a, b) => a - b),
+    }));
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Licensed content rules (spec Authentication 5, reading note 9), enforced once here so every
+ * endpoint inherits them: CPT4 only for keys whose annual validation has not lapsed; GPI and
+ * MedDRA never.
+ */
+import { ServiceError } from './errors.js';
+
+export const NEVER_SERVED_VOCABULARIES = ['GPI', 'MedDRA'] as const;
+export const VALIDATION_REQUIRED_VOCABULARIES = ['CPT4'] as const;
+
+export class AccessPolicy {
+  private readonly hidden: Set<string>;
+
+  constructor(
+    /** Last day (YYYY-MM-DD) the key's CPT4 validation is valid for, or null. */
+    readonly cpt4ValidatedUntil: string | null,
+    today: string = new Date().toISOString().slice(0, 10),
+  ) {
+    this.hidden = new Set<string>(NEVER_SERVED_VOCABULARIES);
+    if (!cpt4ValidatedUntil || cpt4ValidatedUntil < today) {
+      for (const v of VALIDATION_REQUIRED_VOCABULARIES) this.hidden.add(v);
+    }
+  }
+
+  /** An unrestricted policy, for internal jobs (never for a request). */
+  static unrestricted(): AccessPolicy {
+    const p = new AccessPolicy('9999-12-31');
+    p.hidden.clear();
+    return p;
+  }
+
+  canSee(vocabularyId: string): boolean {
+    return !this.hidden.has(vocabularyId);
+  }
+
+  /** Vocabulary ids this caller may not see (for query filters). */
+  hiddenVocabularies(): string[] {
+    return [...this.hidden];
+  }
+
+  /** Throws 403 vocabulary_restricted when the caller may not see this vocabulary. */
+  assertVisible(vocabularyId: string): void {
+    if (this.canSee(vocabularyId)) return;
+    const never = (NEVER_SERVED_VOCABULARIES as readonly string[]).includes(vocabularyId);
+    throw new ServiceError(
+      403,
+      'vocabulary_restricted',
+      never
+        ? `${vocabularyId} content is not available on this server (licence restriction).`
+        : `${vocabularyId} content requires an API key whose owner has completed the annual ${vocabularyId} licence validation; this key's validation is missing or has expired.`,
+      { vocabulary_id: vocabularyId },
+    );
+  }
+
+  /** Keeps only items whose vocabulary the caller may see. */
+  filter<T extends { vocabulary_id: string }>(items: readonly T[]): T[] {
+    return items.filter((item) => this.canSee(item.vocabulary_id));
+  }
+}

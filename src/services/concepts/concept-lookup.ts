@@ -1,0 +1,127 @@
+/**
+ * Direct concept lookup (by id, by vocabulary + code) with the optional synonyms, parents/children
+ * and ancestors/descendants that the OMOPHub clients ask for. Licence rules apply to the concept
+ * itself (403) and silently to everything attached to it.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import { notFound } from '../errors.js';
+import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
+import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
+
+export interface ConceptLookupOptions {
+  include_synonyms?: boolean;
+  include_relationships?: boolean;
+  include_hierarchy?: boolean;
+}
+
+/** Parents/children and ancestors/descendants attached to a lookup are capped at this many each. */
+export const ATTACHED_LIST_LIMIT = 100;
+
+export interface HierarchyNode {
+  concept_id: number;
+  concept_name: string;
+  vocabulary_id: string;
+  concept_code: string;
+  domain_id: string;
+  concept_class_id: string;
+  standard_concept: string | null;
+  min_levels_of_separation?: number;
+  max_levels_of_separation?: number;
+}
+
+export interface ConceptDetail extends ConceptRecord {
+  vocabulary_name: string | null;
+  is_valid: boolean;
+  is_standard: boolean;
+  is_classification: boolean;
+  synonyms?: SynonymRecord[];
+  relationships?: {
+    parents: Array<{ concept_id: number; concept_name: string; vocabulary_id: string; relationship_id: string }>;
+    children: Array<{ concept_id: number; concept_name: string; vocabulary_id: string; relationship_id: string }>;
+  };
+  hierarchy?: { ancestors: HierarchyNode[]; descendants: HierarchyNode[] };
+}
+
+function toRelative(link: LinkedConcept) {
+  return {
+    concept_id: link.concept.concept_id,
+    concept_name: link.concept.concept_name,
+    vocabulary_id: link.concept.vocabulary_id,
+    relationship_id: link.relationship_id,
+  };
+}
+
+function toHierarchyNode(link: LinkedConcept): HierarchyNode {
+  const c = link.concept;
+  return {
+    concept_id: c.concept_id,
+    concept_name: c.concept_name,
+    vocabulary_id: c.vocabulary_id,
+    concept_code: c.concept_code,
+    domain_id: c.domain_id,
+    concept_class_id: c.concept_class_id,
+    standard_concept: c.standard_concept,
+    min_levels_of_separation: link.min_levels_of_separation,
+    max_levels_of_separation: link.max_levels_of_separation,
+  };
+}
+
+export function describeConcept(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  concept: ConceptRecord,
+  options: ConceptLookupOptions,
+): ConceptDetail {
+  policy.assertVisible(concept.vocabulary_id);
+  const detail: ConceptDetail = {
+    ...concept,
+    vocabulary_name: store.metadata.vocabulary(concept.vocabulary_id)?.vocabulary_name ?? null,
+    is_valid: concept.invalid_reason === null,
+    is_standard: concept.standard_concept === 'S',
+    is_classification: concept.standard_concept === 'C',
+  };
+  if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
+  if (options.include_relationships) {
+    const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
+    detail.relationships = {
+      parents: visible(store.concepts.related(concept.concept_id, ['Is a'], ATTACHED_LIST_LIMIT)).map(toRelative),
+      children: visible(store.concepts.related(concept.concept_id, ['Subsumes'], ATTACHED_LIST_LIMIT)).map(toRelative),
+    };
+  }
+  if (options.include_hierarchy) {
+    const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
+    detail.hierarchy = {
+      ancestors: visible(store.concepts.lineage(concept.concept_id, 'up', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
+      descendants: visible(store.concepts.lineage(concept.concept_id, 'down', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
+    };
+  }
+  return detail;
+}
+
+export function getConceptById(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {
+  const concept = store.concepts.byId(conceptId);
+  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'not_found', { concept_id: conceptId });
+  return describeConcept(store, policy, concept, options);
+}
+
+export function getConceptByCode(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  vocabularyId: string,
+  conceptCode: string,
+  options: ConceptLookupOptions = {},
+): ConceptDetail {
+  policy.assertVisible(vocabularyId);
+  const concept = store.concepts.byCode(vocabularyId, conceptCode);
+  if (!concept) {
+    const known = store.metadata.vocabulary(vocabularyId) !== undefined;
+    throw notFound(
+      known
+        ? `No concept with code '${conceptCode}' in vocabulary ${vocabularyId} (release ${store.manifest.label}).`
+        : `Unknown vocabulary '${vocabularyId}' in release ${store.manifest.label}.`,
+      'not_found',
+      { vocabulary_id: vocabularyId, concept_code: conceptCode },
+    );
+  }
+  return describeConcept(store, policy, concept, options);
+}

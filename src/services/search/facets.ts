@@ -1,0 +1,73 @@
+/**
+ * Search facets (GET /v1/search/facets; also inside advanced search): counts by vocabulary,
+ * domain, concept class and standard flag of the keyword-search results. The counts cover the
+ * first FACET_WINDOW results in rank order — all of them whenever there are fewer, which the
+ * response says (`complete`).
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
+import type { SearchFilters } from './search-filters.js';
+
+export const FACET_WINDOW = 5000;
+
+export interface FacetValue {
+  value: string;
+  count: number;
+  label?: string;
+}
+
+export interface SearchFacets {
+  vocabularies: Array<FacetValue & { vocabulary_id: string }>;
+  domains: Array<FacetValue & { domain_id: string }>;
+  concept_classes: Array<FacetValue & { concept_class_id: string }>;
+  standard_concepts: Array<FacetValue & { standard_concept: string }>;
+}
+
+export interface FacetsResult {
+  query: string;
+  facets: SearchFacets;
+  total_results: number;
+  /** Number of top results the counts cover. */
+  counted_results: number;
+  complete: boolean;
+}
+
+function tally<K extends string>(items: readonly ConceptSearchRecord[], key: (c: ConceptSearchRecord) => string, field: K, label?: (v: string) => string | undefined) {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([value, count]) => {
+      const l = label?.(value);
+      return { [field]: value, value, count, ...(l ? { label: l } : {}) } as FacetValue & Record<K, string>;
+    });
+}
+
+export function facetsOf(store: ReleaseStore, items: readonly ConceptSearchRecord[]): SearchFacets {
+  const vocabName = (v: string) => store.metadata.vocabulary(v)?.vocabulary_name;
+  const stdLabel = (s: string) => ({ S: 'Standard', C: 'Classification', N: 'Non-standard' })[s];
+  return {
+    vocabularies: tally(items, (c) => c.vocabulary_id, 'vocabulary_id', vocabName),
+    domains: tally(items, (c) => c.domain_id, 'domain_id'),
+    concept_classes: tally(items, (c) => c.concept_class_id, 'concept_class_id'),
+    standard_concepts: tally(items, (c) => c.standard_concept ?? 'N', 'standard_concept', stdLabel),
+  };
+}
+
+export function searchFacets(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  request: { query: string | undefined; filters?: SearchFilters; window?: number },
+): FacetsResult {
+  const window = request.window ?? FACET_WINDOW;
+  const result = searchConcepts(store, policy, { query: request.query, filters: request.filters, window: { offset: 0, limit: window } });
+  const total = result.total ?? result.items.length;
+  return {
+    query: result.query.text,
+    facets: facetsOf(store, result.items),
+    total_results: total,
+    counted_results: result.items.length,
+    complete: result.items.length >= total,
+  };
+}

@@ -1,0 +1,380 @@
+/**
+ * Keyword search (E4): validation → rule-1 identifiers → exact tiers → one ranked stream per rank
+ * group and text tier → one page. Ranking definitions live in ./ranking.ts; this module only puts
+ * the pieces in that order.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import { ServiceError } from '../errors.js';
+import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import type { IndexFilter, IndexedTier, SearchHit, SearchStore, TextStreamQuery } from '../../store/search-store.js';
+import { asConceptId, codeShapeVocabulary } from './code-shapes.js';
+import { assemblePage, countAll, ListSource, MergedSource, type RankSource } from './page-assembly.js';
+import { parseQuery, type ParsedQuery, type QueryPhrasing, type QueryRules } from './query-parser.js';
+import {
+  bandOfRank,
+  IdentifierTier,
+  identifierScore,
+  INDEXED_TIERS,
+  lastBucketReaching,
+  lengthBucket,
+  nameLength,
+  ordOfRank,
+  rankGroups,
+  TextTier,
+  textScore,
+  type RankGroup,
+} from './ranking.js';
+import { bandCanMatch, conceptPasses, demotionApplies, describeFilters, indexFilterFor, type SearchFilters } from './search-filters.js';
+import { contentTokens, wordSetKey } from './stop-words.js';
+import { exactKey, exactKeyHash, tokenize, wordSetHash } from './text-normalization.js';
+
+/** Identifier (rule 1) and exact-tier candidate lists are bounded; further matches still appear in later tiers. */
+export const IDENTIFIER_LIMIT = 1000;
+export const EXACT_LIMIT = 5000;
+/** sort_by other than relevance re-sorts at most this many best results. */
+export const SORT_WINDOW = 10000;
+
+export type SortBy = 'relevance' | 'name' | 'concept_name' | 'code' | 'concept_code' | 'date' | 'vocabulary_id' | 'concept_id';
+
+export interface KeywordSearchRequest {
+  query: string | undefined;
+  filters?: SearchFilters;
+  page?: number;
+  pageSize?: number;
+  includeSynonyms?: boolean;
+  exactMatch?: boolean;
+  minScore?: number;
+  sortBy?: SortBy;
+  sortOrder?: 'asc' | 'desc';
+  /** false skips total_results (autocomplete). Default true. */
+  countTotal?: boolean;
+  /** Treat the query's last word as a prefix too (autocomplete). */
+  prefixLastToken?: boolean;
+  queryRules?: QueryRules;
+  /** Read exactly these rows of the ranked list instead of page/pageSize. */
+  window?: { offset: number; limit: number };
+}
+
+export type MatchType = 'exact' | 'partial';
+
+export interface ConceptSearchRecord {
+  concept_id: number;
+  concept_name: string;
+  concept_code: string;
+  vocabulary_id: string;
+  domain_id: string;
+  concept_class_id: string;
+  standard_concept: string | null;
+  invalid_reason: string | null;
+  valid_start_date: string;
+  valid_end_date: string;
+  match_score: number;
+  match_type: MatchType;
+  synonyms?: SynonymRecord[];
+}
+
+export interface KeywordSearchResult {
+  query: ParsedQuery;
+  items: ConceptSearchRecord[];
+  /** null when not counted (countTotal false). */
+  total: number | null;
+  page: number;
+  pageSize: number;
+  filtersApplied: Record<string, unknown>;
+}
+
+type Placement =
+  | { kind: 'identifier'; tier: IdentifierTier }
+  | { kind: 'text'; group: RankGroup; tier: TextTier };
+
+const TIER_NAMES: Record<number, IndexedTier> = {
+  [TextTier.NamePhrase]: 'name_phrase',
+  [TextTier.NameWords]: 'name_words',
+  [TextTier.AnyWords]: 'any_words',
+  [TextTier.NamePrefixes]: 'name_prefixes',
+  [TextTier.AnyPrefixes]: 'any_prefixes',
+  [TextTier.NameFragments]: 'name_fragments',
+  [TextTier.AnyFragments]: 'any_fragments',
+};
+
+
+class StreamSource implements RankSource {
+  constructor(
+    private readonly store: SearchStore,
+    private readonly query: TextStreamQuery,
+  ) {}
+  count(cap?: number): number {
+    return this.store.countText(this.query, cap);
+  }
+  take(offset: number, limit: number): number[] {
+    return this.store.textRanks(this.query, offset, limit);
+  }
+}
+
+const byOrd = (a: SearchHit, b: SearchHit) => ordOfRank(a.rank) - ordOfRank(b.rank);
+
+/** Rule 1: the authoritative identifier match, its Maps to targets, then every other id/code match. */
+function identifierTiers(
+  store: SearchStore,
+  parsed: ParsedQuery,
+  filters: SearchFilters,
+  filter: IndexFilter,
+): Map<IdentifierTier, SearchHit[]> {
+  const includeInvalid = filters.includeInvalid ?? false;
+  const tiers = new Map<IdentifierTier, SearchHit[]>();
+  const code = parsed.text;
+  const conceptId = asConceptId(code);
+  const matches = store.identifierMatches(code, conceptId, IDENTIFIER_LIMIT).filter((h) => conceptPasses(h.concept, filter, includeInvalid));
+  if (matches.length === 0) return tiers;
+  const codeMatches = matches.filter((h) => h.concept.concept_code.toLowerCase() === code.toLowerCase());
+  const authorityVocabulary = filters.vocabularyIds?.length
+    ? filters.vocabularyIds.find((v) => codeMatches.some((h) => h.concept.vocabulary_id === v))
+    : codeShapeVocabulary(code);
+  let authoritative = authorityVocabulary ? codeMatches.filter((h) => h.concept.vocabulary_id === authorityVocabulary) : [];
+  const idMatch = matches.filter((h) => h.concept.concept_id === conceptId);
+  const placed = new Set<number>();
+  const mapsTo: SearchHit[] = [];
+  if (authoritative.length) {
+    authoritative.forEach((h) => placed.add(h.rank));
+    for (const source of authoritative) {
+      for (const target of store.mapsToTargets(source.concept.concept_id)) {
+        if (placed.has(target.rank) || !conceptPasses(target.concept, filter, includeInvalid)) continue;
+        placed.add(target.rank);
+        mapsTo.push(target);
+      }
+    }
+  } else {
+    authoritative = idMatch;
+    authoritative.forEach((h) => placed.add(h.rank));
+  }
+  const others = [...idMatch, ...codeMatches.sort((a, b) => a.rank - b.rank)].filter((h) => {
+    if (placed.has(h.rank)) return false;
+    placed.add(h.rank);
+    return true;
+  });
+  if (authoritative.length === 0) {
+    // No authoritative vocabulary and no concept_id match: every code match is rule 1's first tier.
+    if (others.length) tiers.set(IdentifierTier.Authoritative, others);
+    return tiers;
+  }
+  tiers.set(IdentifierTier.Authoritative, authoritative);
+  if (mapsTo.length) tiers.set(IdentifierTier.MapsToTarget, mapsTo);
+  if (others.length) tiers.set(IdentifierTier.OtherIdentifier, others);
+  return tiers;
+}
+
+function synonymMatchesPhrasing(synonym: string, p: QueryPhrasing): boolean {
+  if (exactKey(synonym) === p.exactKey) return true;
+  if (!p.wordSetKey) return false;
+  const tokens = tokenize(synonym);
+  return contentTokens(tokens).length > 0 && wordSetKey(tokens) === p.wordSetKey;
+}
+
+/** Exact tiers (T0 exact name, T1 exact / word-set synonym), verified against the stored text. */
+function exactTiers(
+  store: SearchStore,
+  parsed: ParsedQuery,
+  filter: IndexFilter,
+  includeInvalid: boolean,
+  taken: Set<number>,
+): { names: SearchHit[]; synonyms: SearchHit[] } {
+  const names: SearchHit[] = [];
+  const seen = new Set<number>(taken);
+  for (const p of parsed.phrasings) {
+    for (const h of store.nameKeyMatches(exactKeyHash(p.text), EXACT_LIMIT)) {
+      if (seen.has(h.rank) || exactKey(h.concept.concept_name) !== p.exactKey || !conceptPasses(h.concept, filter, includeInvalid)) continue;
+      seen.add(h.rank);
+      names.push(h);
+    }
+  }
+  const hashes = parsed.phrasings.flatMap((p) => [exactKeyHash(p.text), ...(p.wordSetKey ? [wordSetHash(p.wordSetKey)] : [])]);
+  const candidates = store
+    .synonymKeyMatches(hashes, EXACT_LIMIT)
+    .filter((h) => !seen.has(h.rank) && conceptPasses(h.concept, filter, includeInvalid));
+  const synonymLists = store.synonymsOf(candidates.map((h) => h.concept.concept_id));
+  const synonyms = candidates.filter((h) =>
+    (synonymLists.get(h.concept.concept_id) ?? []).some((s) => parsed.phrasings.some((p) => synonymMatchesPhrasing(s.concept_synonym_name, p))),
+  );
+  return { names, synonyms };
+}
+
+function toRecord(concept: ConceptRecord, score: number, matchType: MatchType): ConceptSearchRecord {
+  return {
+    concept_id: concept.concept_id,
+    concept_name: concept.concept_name,
+    concept_code: concept.concept_code,
+    vocabulary_id: concept.vocabulary_id,
+    domain_id: concept.domain_id,
+    concept_class_id: concept.concept_class_id,
+    standard_concept: concept.standard_concept,
+    invalid_reason: concept.invalid_reason,
+    valid_start_date: concept.valid_start_date,
+    valid_end_date: concept.valid_end_date,
+    match_score: score,
+    match_type: matchType,
+  };
+}
+
+function scoreOf(placement: Placement, concept: ConceptRecord): number {
+  if (placement.kind === 'identifier') return identifierScore(placement.tier);
+  return textScore(placement.group.index, placement.tier, lengthBucket(nameLength(concept.concept_name)));
+}
+
+function matchTypeOf(placement: Placement, concept: ConceptRecord, parsed: ParsedQuery): MatchType {
+  if (placement.kind === 'identifier') {
+    if (placement.tier !== IdentifierTier.MapsToTarget) return 'exact';
+    return parsed.phrasings.some((p) => p.exactKey === exactKey(concept.concept_name)) ? 'exact' : 'partial';
+  }
+  return placement.tier === TextTier.ExactName || placement.tier === TextTier.ExactSynonym ? 'exact' : 'partial';
+}
+
+function compareForSort(sortBy: SortBy): ((a: ConceptSearchRecord, b: ConceptSearchRecord) => number) | undefined {
+  switch (sortBy) {
+    case 'name':
+    case 'concept_name':
+      return (a, b) => a.concept_name.localeCompare(b.concept_name) || a.concept_id - b.concept_id;
+    case 'code':
+    case 'concept_code':
+      return (a, b) => a.concept_code.localeCompare(b.concept_code) || a.concept_id - b.concept_id;
+    case 'date':
+      return (a, b) => a.valid_start_date.localeCompare(b.valid_start_date) || a.concept_id - b.concept_id;
+    case 'vocabulary_id':
+      return (a, b) => a.vocabulary_id.localeCompare(b.vocabulary_id) || a.concept_id - b.concept_id;
+    case 'concept_id':
+      return (a, b) => a.concept_id - b.concept_id;
+    default:
+      return undefined;
+  }
+}
+
+export function requireSearchIndex(store: ReleaseStore): SearchStore {
+  if (!store.search.available) {
+    throw new ServiceError(
+      503,
+      'service_unavailable',
+      `Release ${store.manifest.label} has no keyword-search index (it was loaded by an older omopterm): load it again with --replace.`,
+    );
+  }
+  return store.search;
+}
+
+export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
+  const search = requireSearchIndex(store);
+  const parsed = parseQuery(request.query, request.queryRules);
+  const filters = request.filters ?? {};
+  const filter = indexFilterFor(filters, policy);
+  const includeInvalid = filters.includeInvalid ?? false;
+  const page = request.page ?? 1;
+  const pageSize = request.pageSize ?? 20;
+  const minScore = request.minScore !== undefined && request.minScore > 0 ? request.minScore : undefined;
+  const sortBy = request.sortBy ?? 'relevance';
+  const groups = rankGroups({ demotion: demotionApplies(filters), includeInvalid })
+    .map((g) => ({ ...g, bands: g.bands.filter((b) => bandCanMatch(b, filter)) }))
+    .filter((g) => g.bands.length > 0);
+  const groupOfBand = new Map<number, RankGroup>();
+  for (const g of groups) for (const b of g.bands) groupOfBand.set(b, g);
+
+  // Rule 1, then the exact tiers; everything placed there is excluded from the streams.
+  const identifiers = identifierTiers(search, parsed, filters, filter);
+  const taken = new Set<number>();
+  for (const hits of identifiers.values()) for (const h of hits) taken.add(h.rank);
+  const exact = exactTiers(search, parsed, filter, includeInvalid, taken);
+  const conceptsByRank = new Map<number, ConceptRecord>();
+  for (const hits of identifiers.values()) for (const h of hits) conceptsByRank.set(h.rank, h.concept);
+  for (const h of [...exact.names, ...exact.synonyms]) conceptsByRank.set(h.rank, h.concept);
+  const exclude = [...taken, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)];
+
+  const bucketStarts = search.bucketStartOrds();
+  const sources: Array<{ source: RankSource; placement: Placement }> = [];
+  for (const tier of [IdentifierTier.Authoritative, IdentifierTier.MapsToTarget, IdentifierTier.OtherIdentifier]) {
+    const hits = identifiers.get(tier);
+    if (!hits?.length) continue;
+    if (request.exactMatch && tier === IdentifierTier.MapsToTarget) continue;
+    if (minScore !== undefined && identifierScore(tier) < minScore) continue;
+    sources.push({ source: new ListSource(hits.map((h) => h.rank)), placement: { kind: 'identifier', tier } });
+  }
+  for (const group of groups) {
+    const tiers: Array<[TextTier, SearchHit[] | null]> = [
+      [TextTier.ExactName, exact.names],
+      [TextTier.ExactSynonym, exact.synonyms],
+      ...(request.exactMatch ? [] : INDEXED_TIERS.map((t): [TextTier, null] => [t, null])),
+    ];
+    for (const [tier, list] of tiers) {
+      const lastBucket = minScore === undefined ? undefined : lastBucketReaching(group.index, tier, minScore);
+      if (lastBucket === -1) continue;
+      const placement: Placement = { kind: 'text', group, tier };
+      if (list) {
+        const inGroup = list
+          .filter((h) => groupOfBand.get(bandOfRank(h.rank)) === group)
+          .filter((h) => lastBucket === undefined || lengthBucket(nameLength(h.concept.concept_name)) <= lastBucket)
+          .sort(byOrd);
+        if (inGroup.length) sources.push({ source: new ListSource(inGroup.map((h) => h.rank)), placement });
+        continue;
+      }
+      if (parsed.phrasings.length === 0) continue;
+      const ordLimit = lastBucket === undefined ? undefined : bucketStarts[lastBucket + 1];
+      const parts = group.bands.map(
+        (band) =>
+          new StreamSource(search, {
+            phrasings: parsed.phrasings,
+            tier: TIER_NAMES[tier]!,
+            band,
+            filter,
+            exclude,
+            ordLimit,
+            prefixLastToken: request.prefixLastToken,
+          }),
+      );
+      sources.push({ source: new MergedSource(parts), placement });
+    }
+  }
+
+  let total: number | null = null;
+  if (request.countTotal !== false) {
+    if (request.exactMatch || minScore !== undefined) {
+      total = countAll(sources);
+    } else {
+      const bands = groups.flatMap((g) => g.bands);
+      const textTotal = search.countAnyText(parsed.phrasings, bands, filter);
+      const identifierRanks = [...identifiers.values()].flat().map((h) => h.rank);
+      const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
+      total = textTotal + identifierRanks.filter((r) => !textual.has(r)).length;
+    }
+  }
+
+  const sorter = compareForSort(sortBy);
+  const offset = request.window?.offset ?? (page - 1) * pageSize;
+  const limit = request.window?.limit ?? pageSize;
+  const window = sorter ? assemblePage(sources, 0, Math.min(SORT_WINDOW, total ?? SORT_WINDOW)) : assemblePage(sources, offset, limit);
+  const missing = window.filter((p) => !conceptsByRank.has(p.rank)).map((p) => p.rank);
+  for (const h of search.hitsByRank(missing)) conceptsByRank.set(h.rank, h.concept);
+  let items = window
+    .filter((p) => conceptsByRank.has(p.rank))
+    .map((p) => {
+      const concept = conceptsByRank.get(p.rank)!;
+      return toRecord(concept, scoreOf(p.placement, concept), matchTypeOf(p.placement, concept, parsed));
+    });
+  if (sorter) {
+    items.sort(sorter);
+    if (request.sortOrder === 'desc') items.reverse();
+    items = items.slice(offset, offset + limit);
+  }
+  if (request.includeSynonyms && items.length) {
+    const synonyms = search.synonymsOf(items.map((i) => i.concept_id));
+    for (const item of items) item.synonyms = synonyms.get(item.concept_id) ?? [];
+  }
+  return {
+    query: parsed,
+    items,
+    total,
+    page,
+    pageSize,
+    filtersApplied: describeFilters(filters, {
+      exact_match: request.exactMatch,
+      min_score: minScore,
+      ...(parsed.abbreviation ? { abbreviation_expanded: { [parsed.abbreviation]: parsed.phrasings.map((p) => p.text) } } : {}),
+      ...(sorter ? { sort_by: sortBy, sort_order: request.sortOrder ?? 'asc' } : {}),
+    }),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * GET /v1/vocabularies/{vocabulary_id}/concepts: a vocabulary's concepts, browsed by code, name or
+ * id, or — with `search` — keyword search (E4 ranking) restricted to that vocabulary.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import { notFound } from '../errors.js';
+import type { SynonymRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { requireSearchIndex, searchConcepts, type ConceptSearchRecord, type SortBy } from './keyword-search.js';
+import type { StandardFlag } from './search-filters.js';
+
+export type VocabularyConceptSort = 'name' | 'concept_name' | 'concept_id' | 'concept_code' | 'code';
+
+export interface VocabularyConceptsRequest {
+  vocabularyId: string;
+  search?: string;
+  standardConcepts?: StandardFlag[];
+  includeInvalid?: boolean;
+  includeSynonyms?: boolean;
+  sortBy?: VocabularyConceptSort;
+  sortOrder?: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+}
+
+export interface VocabularyConceptRecord {
+  concept_id: number;
+  concept_name: string;
+  concept_code: string;
+  vocabulary_id: string;
+  domain_id: string;
+  concept_class_id: string;
+  standard_concept: string | null;
+  invalid_reason: string | null;
+  valid_start_date: string;
+  valid_end_date: string;
+  match_score?: number;
+  match_type?: string;
+  synonyms?: SynonymRecord[];
+}
+
+export function listVocabularyConcepts(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  request: VocabularyConceptsRequest,
+): { items: VocabularyConceptRecord[]; total: number } {
+  policy.assertVisible(request.vocabularyId);
+  if (!store.metadata.vocabulary(request.vocabularyId)) {
+    throw notFound(`Unknown vocabulary '${request.vocabularyId}' in release ${store.manifest.label}.`, 'vocabulary_not_found', {
+      vocabulary_id: request.vocabularyId,
+    });
+  }
+  if (request.search !== undefined && request.search.trim() !== '') {
+    const sortBy: SortBy | undefined =
+      request.sortBy === 'name' ? 'concept_name' : request.sortBy === 'code' ? 'concept_code' : (request.sortBy as SortBy | undefined);
+    const result = searchConcepts(store, policy, {
+      query: request.search,
+      queryRules: { parameter: 'search' },
+      filters: { vocabularyIds: [request.vocabularyId], standardConcepts: request.standardConcepts, includeInvalid: request.includeInvalid },
+      page: request.page,
+      pageSize: request.pageSize,
+      includeSynonyms: request.includeSynonyms,
+      sortBy,
+      sortOrder: request.sortOrder,
+    });
+    return { items: result.items as ConceptSearchRecord[], total: result.total ?? result.items.length };
+  }
+  const search = requireSearchIndex(store);
+  const sortBy = request.sortBy === 'name' || request.sortBy === 'concept_name' ? 'concept_name' : request.sortBy === 'concept_id' ? 'concept_id' : 'concept_code';
+  const { concepts, total } = search.browseVocabulary({
+    vocabularyId: request.vocabularyId,
+    standardConcepts: request.standardConcepts,
+    includeInvalid: request.includeInvalid ?? false,
+    sortBy,
+    descending: request.sortOrder === 'desc',
+    offset: (request.page - 1) * request.pageSize,
+    limit: request.pageSize,
+  });
+  const items: VocabularyConceptRecord[] = concepts.map((c) => ({
+    concept_id: c.concept_id,
+    concept_name: c.concept_name,
+    concept_code: c.concept_code,
+    vocabulary_id: c.vocabulary_id,
+    domain_id: c.domain_id,
+    concept_class_id: c.concept_class_id,
+    standard_concept: c.standard_concept,
+    invalid_reason: c.invalid_reason,
+    valid_start_date: c.valid_start_date,
+    valid_end_date: c.valid_end_date,
+  }));
+  if (request.includeSynonyms && items.length) {
+    const synonyms = search.synonymsOf(items.map((i) => i.concept_id));
+    for (const item of items) item.synonyms = synonyms.get(item.concept_id) ?? [];
+  }
+  return { items, total };
+}

@@ -1,0 +1,179 @@
+/**
+ * Single-node StateStore: keys and monthly usage in `<data-dir>/state.sqlite` (WAL, so the CLI and
+ * several server processes on this machine can use it at once), rate-limit buckets in process
+ * memory. Usage increments are buffered in memory and added to the file once a second and on
+ * close, so metering costs no disk write per request.
+ */
+import Database from 'better-sqlite3';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ApiKeyRecord, NewApiKey, QuotaDecision, RateDecision, StateStore } from './state-store.js';
+import { TokenBuckets } from './token-buckets.js';
+
+const STATE_DDL = `
+CREATE TABLE IF NOT EXISTS api_key (
+  id                   TEXT PRIMARY KEY,
+  name                 TEXT NOT NULL,
+  secret_sha256        TEXT NOT NULL UNIQUE,
+  rate_per_second      REAL NOT NULL,
+  monthly_quota        INTEGER,
+  cpt4_validated_until TEXT,
+  created_at           TEXT NOT NULL,
+  revoked_at           TEXT
+);
+CREATE TABLE IF NOT EXISTS monthly_usage (
+  key_id TEXT NOT NULL,
+  month  TEXT NOT NULL,  -- YYYY-MM (UTC)
+  calls  INTEGER NOT NULL,
+  PRIMARY KEY (key_id, month)
+) WITHOUT ROWID;
+`;
+
+/** Keys look like OMOPHub keys (`oh_` prefix) so that client-side checks accept them. */
+const KEY_PREFIX = 'oh_';
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function monthOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 7);
+}
+
+function nextMonthStartEpochSeconds(epochMs: number): number {
+  const d = new Date(epochMs);
+  return Math.floor(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000);
+}
+
+interface PendingUsage {
+  month: string;
+  /** Calls counted in this process and not yet written. */
+  pending: number;
+  /** Calls already persisted for this month when last read (by any process). */
+  persisted: number;
+}
+
+export class EmbeddedStateStore implements StateStore {
+  private readonly db: Database.Database;
+  private readonly buckets = new TokenBuckets();
+  private readonly usage = new Map<string, PendingUsage>();
+  private readonly stmts;
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(file: string, options: { flushIntervalMs?: number } = {}) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(STATE_DDL);
+    this.stmts = {
+      insert: this.db.prepare(
+        `INSERT INTO api_key (id, name, secret_sha256, rate_per_second, monthly_quota, cpt4_validated_until, created_at)
+         VALUES (@id, @name, @secret_sha256, @rate_per_second, @monthly_quota, @cpt4_validated_until, @created_at)`,
+      ),
+      list: this.db.prepare('SELECT * FROM api_key ORDER BY created_at, id'),
+      bySecret: this.db.prepare('SELECT * FROM api_key WHERE secret_sha256 = ? AND revoked_at IS NULL'),
+      revoke: this.db.prepare('UPDATE api_key SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL RETURNING *'),
+      readUsage: this.db.prepare('SELECT calls FROM monthly_usage WHERE key_id = ? AND month = ?'),
+      addUsage: this.db.prepare(
+        `INSERT INTO monthly_usage (key_id, month, calls) VALUES (?, ?, ?)
+         ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + excluded.calls`,
+      ),
+    };
+    const interval = options.flushIntervalMs ?? 1000;
+    if (interval > 0) {
+      this.flushTimer = setInterval(() => this.flush(), interval);
+      this.flushTimer.unref();
+    }
+  }
+
+  createKey(key: NewApiKey): { record: ApiKeyRecord; secret: string } {
+    const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
+    const record: ApiKeyRecord = {
+      id: randomUUID(),
+      name: key.name,
+      rate_per_second: key.rate_per_second,
+      monthly_quota: key.monthly_quota,
+      cpt4_validated_until: key.cpt4_validated_until,
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
+    this.stmts.insert.run({ ...record, secret_sha256: hashSecret(secret) });
+    return { record, secret };
+  }
+
+  listKeys(): ApiKeyRecord[] {
+    return (this.stmts.list.all() as (ApiKeyRecord & { secret_sha256?: string })[]).map(stripSecret);
+  }
+
+  revokeKey(idOrName: string): ApiKeyRecord[] {
+    return (this.stmts.revoke.all(new Date().toISOString(), idOrName, idOrName) as ApiKeyRecord[]).map(stripSecret);
+  }
+
+  authenticate(secret: string): ApiKeyRecord | undefined {
+    const row = this.stmts.bySecret.get(hashSecret(secret)) as ApiKeyRecord | undefined;
+    return row ? stripSecret(row) : undefined;
+  }
+
+  consumeRate(bucketId: string, ratePerSecond: number, now = Date.now()): RateDecision {
+    return this.buckets.take(bucketId, ratePerSecond, now);
+  }
+
+  meterCall(key: ApiKeyRecord, now = Date.now()): QuotaDecision {
+    const month = monthOf(now);
+    let entry = this.usage.get(key.id);
+    if (!entry || entry.month !== month) {
+      if (entry && entry.pending > 0) this.persist(key.id, entry);
+      entry = { month, pending: 0, persisted: this.readPersisted(key.id, month) };
+      this.usage.set(key.id, entry);
+    }
+    const used = entry.persisted + entry.pending;
+    const resets = nextMonthStartEpochSeconds(now);
+    if (key.monthly_quota !== null && used >= key.monthly_quota) {
+      return { allowed: false, used, quota: key.monthly_quota, resets_at_epoch_seconds: resets };
+    }
+    entry.pending += 1;
+    return { allowed: true, used: used + 1, quota: key.monthly_quota, resets_at_epoch_seconds: resets };
+  }
+
+  /** Calls recorded for a key in a month (persisted plus this process's buffered count). */
+  usageOf(keyId: string, month: string): number {
+    const entry = this.usage.get(keyId);
+    const pending = entry && entry.month === month ? entry.pending : 0;
+    return this.readPersisted(keyId, month) + pending;
+  }
+
+  flush(): void {
+    const write = this.db.transaction(() => {
+      for (const [keyId, entry] of this.usage) {
+        if (entry.pending > 0) this.persist(keyId, entry);
+        // Pick up what other processes metered meanwhile.
+        entry.persisted = this.readPersisted(keyId, entry.month);
+      }
+    });
+    write();
+  }
+
+  close(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flush();
+    this.db.close();
+  }
+
+  private persist(keyId: string, entry: PendingUsage): void {
+    this.stmts.addUsage.run(keyId, entry.month, entry.pending);
+    entry.persisted += entry.pending;
+    entry.pending = 0;
+  }
+
+  private readPersisted(keyId: string, month: string): number {
+    const row = this.stmts.readUsage.get(keyId, month) as { calls: number } | undefined;
+    return row?.calls ?? 0;
+  }
+}
+
+function stripSecret(row: ApiKeyRecord & { secret_sha256?: string }): ApiKeyRecord {
+  const { secret_sha256: _omit, ...rest } = row;
+  return rest;
+}

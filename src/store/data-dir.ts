@@ -1,0 +1,111 @@
+/**
+ * Layout of a data directory:
+ *
+ *   <data-dir>/
+ *     releases/<label>__<build-id>/store.sqlite   one immutable store per loaded build
+ *     releases/<label>__<build-id>/manifest.json
+ *     releases/.tmp-<label>-<build-id>/             a load in progress (invisible to servers)
+ *     default-release                               label of the default release (optional)
+ *     state.sqlite                                  API keys and usage (embedded state store)
+ *     tls/                                          generated self-signed certificate
+ *
+ * A build becomes visible by one atomic rename of its finished temp directory. When a label is
+ * loaded again (--replace) the newest build wins and older builds of that label are removed.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { compareReleaseLabels, RELEASE_LABEL_PATTERN, type ReleaseManifest } from './release-manifest.js';
+import { MANIFEST_FILE_NAME, STORE_FILE_NAME } from './schema.js';
+
+export const DEFAULT_DATA_DIR = 'omopterm-data';
+
+export function resolveDataDir(dataDir: string | undefined): string {
+  return resolve(dataDir ?? process.env.OMOPTERM_DATA_DIR ?? DEFAULT_DATA_DIR);
+}
+
+export function releasesDir(dataDir: string): string {
+  return join(dataDir, 'releases');
+}
+
+export function buildDirName(label: string, buildId: string): string {
+  return `${label}__${buildId}`;
+}
+
+export function tempBuildDirName(label: string, buildId: string): string {
+  return `.tmp-${label}-${buildId}`;
+}
+
+export interface ReleaseBuild {
+  label: string;
+  buildId: string;
+  dir: string;
+  storePath: string;
+  manifest: ReleaseManifest;
+}
+
+/** Every complete build, newest build per label only, sorted by label. */
+export function listReleaseBuilds(dataDir: string): ReleaseBuild[] {
+  const root = releasesDir(dataDir);
+  if (!existsSync(root)) return [];
+  const newest = new Map<string, ReleaseBuild>();
+  for (const name of readdirSync(root)) {
+    if (name.startsWith('.')) continue;
+    const sep = name.lastIndexOf('__');
+    if (sep <= 0) continue;
+    const label = name.slice(0, sep);
+    const buildId = name.slice(sep + 2);
+    if (!RELEASE_LABEL_PATTERN.test(label)) continue;
+    const dir = join(root, name);
+    const manifestPath = join(dir, MANIFEST_FILE_NAME);
+    const storePath = join(dir, STORE_FILE_NAME);
+    if (!existsSync(manifestPath) || !existsSync(storePath)) continue;
+    let manifest: ReleaseManifest;
+    try {
+      manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as ReleaseManifest;
+    } catch {
+      continue;
+    }
+    const current = newest.get(label);
+    if (!current || current.buildId < buildId) newest.set(label, { label, buildId, dir, storePath, manifest });
+  }
+  return [...newest.values()].sort((a, b) => compareReleaseLabels(a.label, b.label));
+}
+
+/** All build directories of a label except the given one (superseded builds to remove). */
+export function supersededBuildDirs(dataDir: string, label: string, keepBuildId: string): string[] {
+  const root = releasesDir(dataDir);
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((name) => name.startsWith(`${label}__`) && name !== buildDirName(label, keepBuildId))
+    .map((name) => join(root, name));
+}
+
+export function readDefaultLabel(dataDir: string): string | null {
+  const file = join(dataDir, 'default-release');
+  if (!existsSync(file)) return null;
+  const label = readFileSync(file, 'utf8').trim();
+  return label || null;
+}
+
+export function writeDefaultLabel(dataDir: string, label: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'default-release');
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${label}\n`);
+  renameSync(tmp, file);
+}
+
+/**
+ * The default release: the one marked with `load --default` if it still exists, otherwise the
+ * newest label. Null when nothing is loaded.
+ */
+export function effectiveDefaultLabel(dataDir: string, builds: ReleaseBuild[]): string | null {
+  const marked = readDefaultLabel(dataDir);
+  if (marked && builds.some((b) => b.label === marked)) return marked;
+  return builds.length ? builds[builds.length - 1]!.label : null;
+}
+
+/** A sortable, unique build id: UTC timestamp plus pid. */
+export function newBuildId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:.TZ]/g, '').slice(0, 17)}p${process.pid}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * Every release of a data directory, opened read-only, and the rule that turns a client's release
+ * selector into one of them. The directory is rescanned periodically, so a release loaded by
+ * another process (or replaced with --replace) becomes visible without a restart; a store that
+ * fails to open is reported and skipped, and the previously opened releases keep serving.
+ */
+import { effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from './data-dir.js';
+import type { ReleaseStore } from './release-store.js';
+import { openSqliteRelease } from './sqlite/open-sqlite-release.js';
+
+export const RELEASE_ALIASES = new Set(['latest', 'default', 'current']);
+
+export interface OpenRelease {
+  label: string;
+  buildId: string;
+  store: ReleaseStore;
+}
+
+export type ReleaseSelection =
+  | { ok: true; release: OpenRelease }
+  | { ok: false; reason: 'unknown'; available: string[] }
+  | { ok: false; reason: 'none_loaded' };
+
+export interface ReleaseRegistryOptions {
+  dataDir: string;
+  /** How often the directory is rescanned; 0 disables rescanning. */
+  rescanIntervalMs?: number;
+  /** Called when a store cannot be opened (the release is skipped). */
+  onError?: (message: string) => void;
+  /** Called when the set of releases changes. */
+  onChange?: (labels: string[], defaultLabel: string | null) => void;
+}
+
+/** Normalises the `YYYYvN` alias form (2025v2 → 2025.2). */
+export function normaliseReleaseSelector(selector: string): string {
+  const s = selector.trim();
+  const alias = /^(\d{4})v(\d{1,2})$/i.exec(s);
+  return alias ? `${alias[1]}.${alias[2]}` : s.toLowerCase();
+}
+
+export class ReleaseRegistry {
+  private releases = new Map<string, OpenRelease>();
+  private defaultLabel: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly failed = new Set<string>();
+
+  constructor(private readonly options: ReleaseRegistryOptions) {
+    this.rescan();
+    const interval = options.rescanIntervalMs ?? 2000;
+    if (interval > 0) {
+      this.timer = setInterval(() => this.rescan(), interval);
+      this.timer.unref();
+    }
+  }
+
+  /** Re-reads the data directory; opens new builds and closes superseded ones. */
+  rescan(): void {
+    let builds: ReleaseBuild[];
+    try {
+      builds = listReleaseBuilds(this.options.dataDir);
+    } catch (err) {
+      this.options.onError?.(`cannot read releases: ${(err as Error).message}`);
+      return;
+    }
+    const next = new Map<string, OpenRelease>();
+    const retired: OpenRelease[] = [];
+    let changed = false;
+    for (const build of builds) {
+      const current = this.releases.get(build.label);
+      if (current && current.buildId === build.buildId) {
+        next.set(build.label, current);
+        continue;
+      }
+      const key = `${build.label}__${build.buildId}`;
+      if (this.failed.has(key)) {
+        if (current) next.set(build.label, current);
+        continue;
+      }
+      try {
+        const store = openSqliteRelease(build);
+        next.set(build.label, { label: build.label, buildId: build.buildId, store });
+        if (current) retired.push(current);
+        changed = true;
+      } catch (err) {
+        this.failed.add(key);
+        this.options.onError?.((err as Error).message);
+        if (current) next.set(build.label, current);
+      }
+    }
+    for (const [label, release] of this.releases) {
+      if (!next.has(label) && !retired.includes(release)) {
+        retired.push(release);
+        changed = true;
+      }
+    }
+    const visibleBuilds = builds.filter((b) => next.has(b.label));
+    const defaultLabel = effectiveDefaultLabel(this.options.dataDir, visibleBuilds);
+    if (defaultLabel !== this.defaultLabel) changed = true;
+    this.releases = next;
+    this.defaultLabel = defaultLabel;
+    // Requests already running on a retired store finish first: close it a little later.
+    if (retired.length) {
+      setTimeout(() => retired.forEach((r) => r.store.close()), 30_000).unref();
+    }
+    if (changed) this.options.onChange?.(this.labels(), this.defaultLabel);
+  }
+
+  labels(): string[] {
+    return [...this.releases.keys()];
+  }
+
+  getDefaultLabel(): string | null {
+    return this.defaultLabel;
+  }
+
+  all(): OpenRelease[] {
+    return [...this.releases.values()];
+  }
+
+  /** Resolves a client's selector (label, YYYYvN, latest/default/current, or nothing). */
+  select(selector: string | undefined | null): ReleaseSelection {
+    if (this.releases.size === 0) return { ok: false, reason: 'none_loaded' };
+    const wanted = selector === undefined || selector === null || selector.trim() === '' ? 'default' : normaliseReleaseSelector(selector);
+    const label = RELEASE_ALIASES.has(wanted) ? this.defaultLabel : wanted;
+    const release = label ? this.releases.get(label) : undefined;
+    if (!release) return { ok: false, reason: 'unknown', available: this.labels() };
+    return { ok: true, release };
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const r of this.releases.values()) r.store.close();
+    this.releases.clear();
+  }
+}

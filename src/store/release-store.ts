@@ -1,0 +1,52 @@
+/**
+ * The read side of one loaded release. Services depend on these interfaces only; the SQLite
+ * implementation lives in ./sqlite, and a future CDM-database backend implements the same ones.
+ */
+import type { ReleaseManifest } from './release-manifest.js';
+import type {
+  ConceptClassRecord,
+  ConceptRecord,
+  DomainRecord,
+  RelationshipTypeRecord,
+  SynonymRecord,
+  VocabularyRecord,
+} from './records.js';
+import type { SearchStore } from './search-store.js';
+
+export interface ConceptStore {
+  byId(conceptId: number): ConceptRecord | undefined;
+  /** Concepts for the ids that exist, in no particular order. */
+  byIds(conceptIds: readonly number[]): ConceptRecord[];
+  /** Exact code first; falls back to a case-insensitive match within the vocabulary. */
+  byCode(vocabularyId: string, conceptCode: string): ConceptRecord | undefined;
+  synonyms(conceptId: number): SynonymRecord[];
+  /** Valid relationships of a concept with one of these relationship ids, targets joined, at most `limit`. */
+  related(conceptId: number, relationshipIds: readonly string[], limit: number): LinkedConcept[];
+  /** Ancestors (direction 'up') or descendants ('down') from CONCEPT_ANCESTOR, nearest first, self excluded. */
+  lineage(conceptId: number, direction: 'up' | 'down', limit: number): LinkedConcept[];
+}
+
+export interface MetadataStore {
+  vocabularies(): VocabularyRecord[];
+  vocabulary(vocabularyId: string): VocabularyRecord | undefined;
+  domains(): DomainRecord[];
+  conceptClasses(): ConceptClassRecord[];
+  relationshipTypes(): RelationshipTypeRecord[];
+}
+
+export interface ReleaseStore {
+  readonly manifest: ReleaseManifest;
+  readonly concepts: ConceptStore;
+  readonly metadata: MetadataStore;
+  /** Keyword search index (E4); `available` is false for stores loaded without it. */
+  readonly search: SearchStore;
+  close(): void;
+}
+
+/** A concept reached from another one through a relationship or the ancestor table. */
+export interface LinkedConcept {
+  concept: import('./records.js').ConceptRecord;
+  relationship_id: string;
+  min_levels_of_separation?: number;
+  max_levels_of_separation?: number;
+}

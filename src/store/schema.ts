@@ -1,0 +1,139 @@
+/**
+ * The physical layout of one release store (one SQLite file per release).
+ *
+ * The loader creates these tables, fills them, builds the indexes and then never writes again:
+ * at serve time the file is opened read-only, so any number of server processes can share it.
+ *
+ * Scale notes (full Athena release: 4.9M concepts, 38M relationships, 44M ancestor rows):
+ * - dates are stored as integers YYYYMMDD (4 bytes as a varint instead of 10 as text);
+ * - relationship and ancestor tables are WITHOUT ROWID tables clustered on the key every query
+ *   uses, so a lookup is one B-tree descent plus a sequential range read;
+ * - secondary indexes are created after the bulk insert (sorted build instead of random inserts).
+ */
+
+/** Bumped whenever the layout changes; a server refuses stores of another version. */
+export const STORE_SCHEMA_VERSION = 1;
+
+export const STORE_FILE_NAME = 'store.sqlite';
+export const MANIFEST_FILE_NAME = 'manifest.json';
+
+/** Tables created before any data is inserted. Indexes come later (see INDEX_DDL). */
+export const TABLE_DDL = `
+CREATE TABLE store_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE concept (
+  concept_id       INTEGER PRIMARY KEY,
+  concept_name     TEXT NOT NULL,
+  domain_id        TEXT NOT NULL,
+  vocabulary_id    TEXT NOT NULL,
+  concept_class_id TEXT NOT NULL,
+  standard_concept TEXT,            -- 'S', 'C' or NULL
+  concept_code     TEXT NOT NULL,
+  valid_start_date INTEGER NOT NULL, -- YYYYMMDD
+  valid_end_date   INTEGER NOT NULL, -- YYYYMMDD
+  invalid_reason   TEXT             -- 'D', 'U' or NULL
+);
+
+CREATE TABLE concept_relationship (
+  concept_id_1     INTEGER NOT NULL,
+  relationship_id  TEXT NOT NULL,
+  concept_id_2     INTEGER NOT NULL,
+  valid_start_date INTEGER NOT NULL,
+  valid_end_date   INTEGER NOT NULL,
+  invalid_reason   TEXT,
+  PRIMARY KEY (concept_id_1, relationship_id, concept_id_2)
+) WITHOUT ROWID;
+
+CREATE TABLE concept_ancestor (
+  ancestor_concept_id      INTEGER NOT NULL,
+  descendant_concept_id    INTEGER NOT NULL,
+  min_levels_of_separation INTEGER NOT NULL,
+  max_levels_of_separation INTEGER NOT NULL,
+  PRIMARY KEY (ancestor_concept_id, descendant_concept_id)
+) WITHOUT ROWID;
+
+CREATE TABLE concept_synonym (
+  concept_id           INTEGER NOT NULL,
+  concept_synonym_name TEXT NOT NULL,
+  language_concept_id  INTEGER NOT NULL
+);
+
+CREATE TABLE drug_strength (
+  drug_concept_id             INTEGER NOT NULL,
+  ingredient_concept_id       INTEGER NOT NULL,
+  amount_value                REAL,
+  amount_unit_concept_id      INTEGER,
+  numerator_value             REAL,
+  numerator_unit_concept_id   INTEGER,
+  denominator_value           REAL,
+  denominator_unit_concept_id INTEGER,
+  box_size                    INTEGER,
+  valid_start_date            INTEGER NOT NULL,
+  valid_end_date              INTEGER NOT NULL,
+  invalid_reason              TEXT,
+  PRIMARY KEY (drug_concept_id, ingredient_concept_id)
+) WITHOUT ROWID;
+
+CREATE TABLE vocabulary (
+  vocabulary_id         TEXT PRIMARY KEY,
+  vocabulary_name       TEXT NOT NULL,
+  vocabulary_reference  TEXT,
+  vocabulary_version    TEXT,
+  vocabulary_concept_id INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE domain (
+  domain_id         TEXT PRIMARY KEY,
+  domain_name       TEXT NOT NULL,
+  domain_concept_id INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE concept_class (
+  concept_class_id         TEXT PRIMARY KEY,
+  concept_class_name       TEXT NOT NULL,
+  concept_class_concept_id INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE relationship (
+  relationship_id         TEXT PRIMARY KEY,
+  relationship_name       TEXT NOT NULL,
+  is_hierarchical         TEXT NOT NULL,
+  defines_ancestry        TEXT NOT NULL,
+  reverse_relationship_id TEXT NOT NULL,
+  relationship_concept_id INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Derived at load time so that metadata endpoints never scan the concept table.
+CREATE TABLE vocabulary_summary (
+  vocabulary_id          TEXT PRIMARY KEY,
+  concept_count          INTEGER NOT NULL,
+  standard_count         INTEGER NOT NULL,
+  classification_count   INTEGER NOT NULL,
+  invalid_count          INTEGER NOT NULL,
+  earliest_start_date    INTEGER,
+  latest_start_date      INTEGER
+) WITHOUT ROWID;
+`;
+
+/** Secondary indexes, created after the bulk insert. */
+export const INDEX_DDL = `
+CREATE INDEX concept_by_vocabulary_code ON concept (vocabulary_id, concept_code);
+CREATE INDEX concept_by_code_nocase ON concept (concept_code COLLATE NOCASE);
+CREATE INDEX ancestor_by_descendant ON concept_ancestor
+  (descendant_concept_id, ancestor_concept_id, min_levels_of_separation, max_levels_of_separation);
+CREATE INDEX synonym_by_concept ON concept_synonym (concept_id);
+`;
+
+/** What `store_meta` holds (all values are strings; JSON where noted). */
+export type StoreMetaKey =
+  | 'schema_version'
+  | 'label'
+  | 'build_id'
+  | 'source_vocabulary_version'
+  | 'release_date' // YYYY-MM-DD, from the 'None' vocabulary row when it carries a date
+  | 'loaded_at'
+  | 'counts' // JSON: rows per table
+  | 'anomalies'; // JSON: LoadAnomalySummary
