@@ -23,7 +23,7 @@ export interface BenchContext {
   release: string;
   /** Seeded random in [0, 1): scenarios pick the same inputs on every run. */
   random(): number;
-  /** Up to `n` rows of `sql`, sampled uniformly by reservoir over the whole result. */
+  /** Up to `n` rows (objects keyed by column name) of `sql`, sampled uniformly by reservoir over the whole result. */
   sample<T>(sql: string, n: number, ...params: unknown[]): T[];
 }
 
@@ -39,16 +39,23 @@ export interface Scenario {
 
 const SCENARIO_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 
-/** All scenarios in bench/scenarios, in file-name order. */
-export async function loadScenarios(): Promise<Scenario[]> {
+/**
+ * All scenarios in bench/scenarios, in file-name order. Files without a default-exported scenario
+ * (stand-alone scripts) are skipped with a note.
+ */
+export async function loadScenarios(note: (line: string) => void = () => {}): Promise<Scenario[]> {
   const files = readdirSync(SCENARIO_DIR)
     .filter((f) => /\.(ts|js|mjs)$/.test(f) && !f.endsWith('.d.ts'))
     .sort();
   const out: Scenario[] = [];
   for (const f of files) {
-    const mod = (await import(pathToFileURL(`${SCENARIO_DIR}${f}`).href)) as { default?: Scenario };
-    if (!mod.default?.name || typeof mod.default.prepare !== 'function') throw new Error(`bench/scenarios/${f} has no default-exported scenario`);
-    out.push(mod.default);
+    const mod = (await import(pathToFileURL(`${SCENARIO_DIR}${f}`).href)) as { default?: Partial<Scenario> };
+    const s = mod.default;
+    if (!s || typeof s.name !== 'string' || typeof s.prepare !== 'function') {
+      note(`bench/scenarios/${f}: no default-exported scenario ({ name, description, prepare }), skipped`);
+      continue;
+    }
+    out.push(s as Scenario);
   }
   return out;
 }

@@ -5,9 +5,9 @@ const scenario: Scenario = {
   name: 'concept-by-id',
   description: 'GET /v1/concepts/{concept_id}, 20,000 random concept ids',
   prepare(ctx) {
-    const ids = ctx.sample<number>('SELECT concept_id FROM concept', 20_000);
+    const rows = ctx.sample<{ concept_id: number }>('SELECT concept_id FROM concept', 20_000);
     return cycle(
-      ids.map((id) => ({ path: `/v1/concepts/${id}` })),
+      rows.map((r) => ({ path: `/v1/concepts/${r.concept_id}` })),
       ctx.random,
     );
   },

@@ -76,8 +76,10 @@ export interface SearchStore {
   countText(query: TextStreamQuery, cap?: number): number;
   /** Ranks [offset, offset + limit) of the stream, in ord order. */
   textRanks(query: TextStreamQuery, offset: number, limit: number): number[];
-  /** Concepts that match the query textually at all (the union of every tier) in these bands. */
-  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): number;
+  /** Tells the store a stream's complete content (learned by the caller), so later reads need no index walk. */
+  rememberStream(query: TextStreamQuery, ranks: readonly number[]): void;
+  /** Per band, how many concepts match the query textually at all (the union of every tier). */
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number>;
   /** Which of these ranks match the query textually at all. */
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number>;
   /** Ranks of concepts in this band that match the query textually at all, in ord order, at most `limit`. */

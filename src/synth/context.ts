@@ -279,21 +279,6 @@ function clampDate(d: number): number {
   return d > SYNTH_RELEASE_DATE ? SYNTH_RELEASE_DATE : d;
 }
 
-/** Generic name variants for satellites and retired concepts. */
-export function defaultVariant(rng: Rng, name: string): string {
-  const r = rng.float();
-  if (r < 0.25) return `${name}, NOS`;
-  if (r < 0.4) return `${name} (navigational concept)`.length < 255 && rng.chance(0.2) ? `${name} (navigational concept)` : `Old ${lowerFirst(name)}`;
-  if (r < 0.55) {
-    const comma = name.indexOf(' of ');
-    if (comma > 0) return `${capitalizeFirst(name.slice(comma + 4))} ${lowerFirst(name.slice(0, comma))}`;
-    return `${name}, unspecified`;
-  }
-  if (r < 0.7) return `${name} - retired`;
-  if (r < 0.85) return `[D]${name}`;
-  return `${name} (obsolete)`;
-}
-
 export function lowerFirst(s: string): string {
   if (s.length > 1 && s[1] === s[1]!.toUpperCase() && /[A-Z]/.test(s[1]!)) return s; // keep acronyms
   return s.length ? s[0]!.toLowerCase() + s.slice(1) : s;

@@ -9,8 +9,8 @@ import { icdCode, readChar, readCode } from './codes.js';
 import { capitalizeFirst, type GenContext, lowerFirst, type Pool } from './context.js';
 import * as L from './lexicon.js';
 import { scatter } from './hierarchy.js';
-import { relativeZipf, type Rng } from './random.js';
-import { capitalize, pseudoWord } from './words.js';
+import { apportion, relativeZipf, type Rng } from './random.js';
+import { pseudoWord } from './words.js';
 
 /**
  * Children per parent when each parent can hold at most `cap` children: every parent gets one while
@@ -188,14 +188,16 @@ export function buildIcd10cm(ctx: GenContext): void {
   for (let lv = 0; lv < ICD10CM_LEVELS.length; lv++) {
     const n = internal[lv]! + leaves[lv]!;
     const cap = lv === 4 ? SEVENTH.length : SUFFIX_CHARS.length;
-    const counts = lv === 0 ? null : distributeChildren(rng, n, prevLevel.length, cap, true);
+    // tiny outputs: children beyond what the parents' code space holds become categories of their own
+    const placed = lv === 0 ? n : Math.min(n, prevLevel.length * cap);
+    const counts = lv === 0 ? null : distributeChildren(rng, placed, prevLevel.length, cap, true);
     const cur: number[] = [];
     let made = 0;
     const emit = (parent: number, childNo: number): void => {
       const isInternal = made < internal[lv]!;
       made++;
       let code: string;
-      if (lv === 0) {
+      if (parent < 0) {
         const letter = ICD_LETTERS[Math.min(ICD_LETTERS.length - 1, Math.floor((childNo * ICD_LETTERS.length) / Math.max(1, n)))]!;
         const perLetter = Math.max(1, Math.ceil(n / ICD_LETTERS.length));
         const step = Math.max(1, Math.floor(100 / perLetter));
@@ -235,7 +237,10 @@ export function buildIcd10cm(ctx: GenContext): void {
       }
     };
     if (lv === 0) for (let k = 0; k < n; k++) emit(-1, k);
-    else for (let p = 0; p < prevLevel.length; p++) for (let c = 0; c < counts![p]!; c++) emit(prevLevel[p]!, c);
+    else {
+      for (let p = 0; p < prevLevel.length; p++) for (let c = 0; c < counts![p]!; c++) emit(prevLevel[p]!, c);
+      for (let k = placed; k < n; k++) emit(-1, k);
+    }
     prevLevel = cur;
   }
   // deprecated codes: former billable codes, mapped nowhere
@@ -291,9 +296,14 @@ export function buildIcd10(ctx: GenContext): void {
     }
   });
   // 3-character categories: the first `cats` are headers with 4-character codes below, the rest are codes themselves
-  const leafCats = Math.round(codesPlan.core * 0.1);
-  const fourChar = codesPlan.core - leafCats;
-  const catCounts = distributeChildren(rng, cats + leafCats, subIdx.length, 100, true);
+  let leafCats = Math.round(codesPlan.core * 0.1);
+  let fourChar = codesPlan.core - leafCats;
+  if (fourChar > cats * 10) {
+    // tiny outputs: a category holds at most ten 4-character codes
+    leafCats += fourChar - cats * 10;
+    fourChar = cats * 10;
+  }
+  const catCounts = distributeChildren(rng, cats + leafCats, subIdx.length, Math.max(100, Math.ceil((cats + leafCats) / Math.max(1, subIdx.length))), true);
   const seen = new Set<string>();
   const headers: number[] = [];
   let made = 0;
@@ -364,16 +374,21 @@ export function buildRead(ctx: GenContext): void {
     return targets[0]![0];
   };
   const total = plan.core;
-  const roots = Math.min(total, Math.max(1, Math.min(62, Math.round(total * READ_LEVEL_WEIGHTS[0]!) || 1)));
-  const sizes = [roots];
-  let left = total - roots;
+  const roots = Math.min(total, 62, Math.max(1, Math.round(total * READ_LEVEL_WEIGHTS[0]!)));
+  const rest = total - roots;
   const w = READ_LEVEL_WEIGHTS.slice(1);
-  const wsum = w.reduce((a, b) => a + b, 0);
-  w.forEach((x, k) => {
-    const n = k === w.length - 1 ? left : Math.min(left, Math.round(((total - roots) * x) / wsum));
-    sizes.push(n);
-    left -= n;
-  });
+  const usable = Math.min(w.length, rest);
+  const sizes = [roots, ...(usable > 0 ? apportion(rest, w.slice(0, usable), w.slice(0, usable).map(() => 1)) : [])];
+  // a Read code has one character per level: at most 62 children per parent
+  for (let lv = 1; lv < sizes.length; lv++) {
+    const cap = sizes[lv - 1]! * 62;
+    if (sizes[lv]! > cap) {
+      const excess = sizes[lv]! - cap;
+      sizes[lv] = cap;
+      if (lv + 1 < sizes.length) sizes[lv + 1]! += excess;
+      else sizes[0]! += excess; // cannot happen with the level weights above; keeps the total exact
+    }
+  }
   let prev: number[] = [];
   const pools = new Map<number, Pool>();
   for (let lv = 0; lv < sizes.length; lv++) {
@@ -410,5 +425,4 @@ export function buildRead(ctx: GenContext): void {
     const code = uniqueCode(seen, () => readCode(`${readChar(rng.int(62))}${readChar(rng.int(62))}${readChar(rng.int(62))}${readChar(rng.int(62))}`, String(20 + rng.int(79))));
     ctx.add(vocab, { cls: 'Read', domain: ctx.domainName(t), std: null, invalid: 'D', code, name: readWording(rng, ctx.table.name(t)) });
   }
-  void capitalize;
 }

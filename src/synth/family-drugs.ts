@@ -14,8 +14,7 @@
  * ancestors of ingredients (`ATC - RxNorm`). Deprecated and updated products keep their structure
  * (and drug strengths) but are never used as the base of another product.
  */
-import { INV_NONE } from './concept-table.js';
-import { capitalizeFirst, type GenContext } from './context.js';
+import type { GenContext } from './context.js';
 import * as L from './lexicon.js';
 import { classIndex, type CoreClassId } from './metadata.js';
 import { relativeZipf, type Rng, ZipfSampler } from './random.js';
@@ -46,11 +45,11 @@ const INGREDIENT_EPS = 0.0015;
  */
 function ingredientCount(rng: Rng, u: number): number {
   const r = u;
-  if (r < 0.815) return 1;
-  if (r < 0.925) return 2;
-  if (r < 0.96) return 3;
-  if (r < 0.98) return 4;
-  if (r < 0.994) return rng.range(5, 8);
+  if (r < 0.83) return 1;
+  if (r < 0.93) return 2;
+  if (r < 0.965) return 3;
+  if (r < 0.982) return 4;
+  if (r < 0.995) return rng.range(5, 8);
   return rng.range(9, 25);
 }
 
@@ -498,12 +497,7 @@ export function buildDrugVocabulary(ctx: GenContext, vocab: 'RxNorm' | 'RxNorm E
       const bdf = s.bdfByKey.get(cdf * K + brand);
       if (bdf !== undefined) ctx.link(i, bdf, 'RxNorm is a');
       for (const cdc of linksOf(ctx, cd, 'Consists of')) {
-        let bdc = s.bdcByKey.get(cdc * K + brand);
-        if (bdc === undefined && r.chance(0.5)) {
-          // real RxNorm has the branded component of most branded drugs; borrow any branded
-          // component of the same clinical component
-          bdc = undefined;
-        }
+        const bdc = s.bdcByKey.get(cdc * K + brand);
         if (bdc !== undefined) ctx.link(i, bdc, 'Consists of');
       }
       ctx.link(i, brand, 'Has brand name');
@@ -688,8 +682,3 @@ export function rangesOf(list: number[]): Array<{ start: number; end: number }> 
   return out;
 }
 
-export function isValid(ctx: GenContext, i: number): boolean {
-  return ctx.table.invalid[i] === INV_NONE;
-}
-
-export { capitalizeFirst };

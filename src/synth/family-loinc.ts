@@ -116,7 +116,7 @@ export function buildLoinc(ctx: GenContext): void {
     domainOf: () => 'Measurement',
     externalParents: (r, _node, level) => (level === 0 && classes.length ? [classes[r.int(classes.length)]!] : []),
   });
-  const hierPool = ctx.setPool('LOINC/LOINC Hierarchy', hier);
+  ctx.setPool('LOINC/LOINC Hierarchy', hier);
   // tests hang under the deeper (more specific) half of the hierarchy
   const deepHier = ctx.setPool('LOINC/LOINC Hierarchy/deep', { start: hier.start + Math.floor((hier.end - hier.start) * 0.45), end: hier.end });
   const groups: number[] = [];

@@ -31,7 +31,6 @@ interface SnomedClassSetup {
   model: NameModel;
   levels: number[];
   extraParents: number;
-  window?: number;
   domain: (name: string) => string;
 }
 

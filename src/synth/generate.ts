@@ -47,6 +47,30 @@ export const DEFAULT_SEED = 20250829;
 /** Below this many concepts the ancestry density is calibrated (see synthesize). */
 const CALIBRATE_BELOW = 1_000_000;
 
+/**
+ * Extra-parent multiplier that gives the release's ancestor rows per concept, measured with the
+ * default seed at 1 %, 10 % and full size (log-linear in between).
+ */
+const DENSITY_CURVE: Array<[number, number]> = [
+  [48_743, 4.6],
+  [487_435, 1.8],
+  [4_874_345, 1.18],
+];
+
+export function densityGuess(concepts: number): number {
+  const pts = DENSITY_CURVE;
+  if (concepts <= pts[0]![0]) return pts[0]![1];
+  for (let k = 1; k < pts.length; k++) {
+    const [n1, d1] = pts[k]!;
+    if (concepts <= n1) {
+      const [n0, d0] = pts[k - 1]!;
+      const f = Math.log(concepts / n0) / Math.log(n1 / n0);
+      return Math.exp(Math.log(d0) + f * (Math.log(d1) - Math.log(d0)));
+    }
+  }
+  return pts[pts.length - 1]![1];
+}
+
 export function buildModel(plan: ReturnType<typeof makePlan>, seed: number, reserved: Set<number>, log: (s: string) => void, density: number): GenContext {
   const ctx = new GenContext(plan, seed, reserved, log, density);
   buildFixed(ctx);
@@ -92,17 +116,17 @@ export function synthesize(options: SynthOptions): SynthResult {
   // Small outputs: the clinical hierarchies saturate (a 1 % SNOMED has few distinct branches for
   // multiple parents to come from), so the DAG density is calibrated with a few trial builds until
   // CONCEPT_ANCESTOR has the release's rows per concept. Large outputs use the full-size density.
-  let density = 1;
+  let density = densityGuess(concepts);
   if (concepts < CALIBRATE_BELOW) {
     const target = concepts * PER_CONCEPT.conceptAncestors;
     const tried: Array<[number, number]> = [];
-    let k = 1;
+    let k = density;
     for (let trial = 0; trial < 5; trial++) {
       const rowsAt = countAncestors(buildModel(plan, seed, reserved, () => {}, k).table);
       tried.push([k, rowsAt]);
       log(`calibration: ancestry density ${k.toFixed(3)} → ${(rowsAt / concepts).toFixed(3)} ancestor rows per concept (target ${PER_CONCEPT.conceptAncestors.toFixed(3)})`);
       if (Math.abs(rowsAt - target) / target < 0.015) break;
-      const [k0, a0] = tried.length > 1 ? tried[tried.length - 2]! : [0, rowsAt * 0.55];
+      const [k0, a0] = tried.length > 1 ? tried[tried.length - 2]! : [k * 0.7, rowsAt * (1 - 0.3 * 0.25)];
       const slope = (rowsAt - a0) / (k - k0);
       k = Math.min(6, Math.max(0.25, slope > 0 ? k + (target - rowsAt) / slope : k * 1.5));
     }
@@ -114,7 +138,8 @@ export function synthesize(options: SynthOptions): SynthResult {
   phase('model');
 
   const rows: Record<string, number> = { ...writeReferenceTables(options.outDir) };
-  const synTarget = Math.round(t.size * PER_CONCEPT.conceptSynonyms);
+  // a few concepts offer fewer synonym candidates than drawn: aim 1.5 % high
+  const synTarget = Math.round(t.size * PER_CONCEPT.conceptSynonyms * 1.015);
   const cs = writeConceptsAndSynonyms(options.outDir, t, seed, synonymFactor(t, synTarget), log);
   rows.concept = cs.concepts;
   rows.concept_synonym = cs.synonyms;

@@ -34,8 +34,6 @@ export interface TreeOptions {
   roots?: number;
   /** Mean number of extra parents per non-root node (DAG-ness). */
   extraParents?: number;
-  /** Unused (kept for call-site compatibility). */
-  window?: number;
   /** Extra parents are cousins 1 + Geometric(cousinSpread) generations apart. */
   cousinSpread?: number;
   /** Probability that an extra parent is taken from two levels up instead of one. */

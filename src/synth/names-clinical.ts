@@ -122,7 +122,7 @@ export const procedureModel: NameModel = {
     if (r < 0.68) return { name: `${p.name} ${L.PROCEDURE_DEVICES[zProcDev.sample(rng)]!}`, site: p.site, head: p.head };
     if (r < 0.78) return { name: `${p.name} of ${rng.chance(0.5) ? 'left' : 'right'} ${site(siteOf(rng, p.site))}`, site: p.site, head: p.head };
     if (r < 0.88) return { name: `${p.name} for ${L.CONDITION_HEADS[zHeads.sample(rng)]!}`, site: p.site, head: p.head };
-    return { name: `${p.name} (procedure)`.length < 100 && rng.chance(0.3) ? `${p.name} with ${L.PROCEDURE_HEADS[zProc.sample(rng)]!}` : `${p.name} and ${L.PROCEDURE_HEADS[zProc.sample(rng)]!}`, site: p.site, head: p.head };
+    return { name: `${p.name} ${rng.chance(0.3) ? 'with' : 'and'} ${L.PROCEDURE_HEADS[zProc.sample(rng)]!}`, site: p.site, head: p.head };
   },
 };
 
@@ -271,7 +271,7 @@ export const contextModel: NameModel = {
 // ------------------------------------------------------------------------------------------------
 
 export const morphologyModel: NameModel = {
-  top(rng, level, k) {
+  top(_rng, level, k) {
     if (level === 0) return { name: 'Morphologically abnormal structure', site: -1, head: -1 };
     return { name: capitalizeFirst(L.CONDITION_HEADS[k % L.CONDITION_HEADS.length]!), site: -1, head: k % L.CONDITION_HEADS.length };
   },

@@ -103,26 +103,27 @@ export function synonymsOf(t: ConceptTable, i: number, count: number, rng: Rng):
   const name = t.name(i);
   const vocab = VOCAB_IDS[t.vocab[i]!]!;
   const cls = CLASS_IDS[t.cls[i]!]!;
-  const cands: Array<[string | null, number]> = [];
-  const en = (s: string | null): void => {
+  // candidates are produced lazily: most concepts take only the first one or two
+  const cands: Array<[() => string | null, number]> = [];
+  const en = (s: () => string | null): void => {
     cands.push([s, ENGLISH]);
   };
   switch (vocab) {
     case 'SNOMED': {
       const tag = cls === 'Clinical Finding' && t.domain[i] !== undefined && /^(Finding|.* finding)/.test(name) ? 'finding' : SEMANTIC_TAGS[cls] ?? 'qualifier value';
-      en(`${name} (${tag})`);
-      en(abbreviate(name));
-      en(reorder(name));
-      en(`${name}, NOS`);
-      en(rng.chance(0.5) ? `${name.toLowerCase()}` : `${name} (${t.std[i] === STD_NONE ? 'inactive concept' : 'clinical'})`);
+      en(() => `${name} (${tag})`);
+      en(() => abbreviate(name));
+      en(() => reorder(name));
+      en(() => `${name}, NOS`);
+      en(() => rng.chance(0.5) ? `${name.toLowerCase()}` : `${name} (${t.std[i] === STD_NONE ? 'inactive concept' : 'clinical'})`);
       break;
     }
     case 'LOINC': {
-      en(loincShort(name));
-      en(name.replace(/\[(.*?)\]/, (_m, p: string) => `[${p.replace('volume', 'Vol').replace('Moles', 'Mol')}]`));
-      en(abbreviate(name));
-      en(reorder(name));
-      en(`${name} (${cls})`);
+      en(() => loincShort(name));
+      en(() => name.replace(/\[(.*?)\]/, (_m, p: string) => `[${p.replace('volume', 'Vol').replace('Moles', 'Mol')}]`));
+      en(() => abbreviate(name));
+      en(() => reorder(name));
+      en(() => `${name} (${cls})`);
       break;
     }
     case 'RxNorm':
@@ -130,50 +131,51 @@ export function synonymsOf(t: ConceptTable, i: number, count: number, rng: Rng):
       const langs = rng.chance(vocab === 'RxNorm' ? 0.15 : 0.6);
       if (langs) {
         const [lang, dict] = TRANSLATIONS[rng.int(TRANSLATIONS.length)]!;
-        cands.push([translate(name, dict), lang]);
+        cands.push([() => translate(name, dict), lang]);
       }
-      en(name.replace(/(^|\s)([a-z])/g, (_m, s: string, c: string) => s + c.toUpperCase()));
-      en(name.replace(/ MG\b/g, ' mg').replace(/ ML\b/g, ' mL'));
-      en(abbreviate(name));
+      en(() => name.replace(/(^|\s)([a-z])/g, (_m, s: string, c: string) => s + c.toUpperCase()));
+      en(() => name.replace(/ MG\b/g, ' mg').replace(/ ML\b/g, ' mL'));
+      en(() => abbreviate(name));
       const [lang2, dict2] = TRANSLATIONS[rng.int(TRANSLATIONS.length)]!;
-      cands.push([translate(name, dict2), lang2]);
+      cands.push([() => translate(name, dict2), lang2]);
       break;
     }
     case 'OMOP Genomic': {
-      en(t.code(i));
+      en(() => t.code(i));
       const m = /p\.([A-Z][a-z]{2})(\d+)([A-Z][a-z]{2}|fs|Ter)$/.exec(name);
-      if (m) en(`${name.split(' ')[0]} ${m[2]}`);
-      en(`${name} variant`);
-      en(reorder(name));
+      if (m) en(() => `${name.split(' ')[0]} ${m[2]}`);
+      en(() => `${name} variant`);
+      en(() => reorder(name));
       break;
     }
     case 'HCPCS':
     case 'CPT4': {
-      en(name.slice(0, 28).toUpperCase().trim());
-      en(abbreviate(name));
-      en(name.split(';')[0]!.split(',').slice(0, 2).join(','));
-      en(reorder(name));
+      en(() => name.slice(0, 28).toUpperCase().trim());
+      en(() => abbreviate(name));
+      en(() => name.split(';')[0]!.split(',').slice(0, 2).join(','));
+      en(() => reorder(name));
       break;
     }
     case 'Read': {
-      en(name.slice(0, 30).trim());
-      en(`${name} NOS`);
-      en(abbreviate(name));
-      en(reorder(name));
+      en(() => name.slice(0, 30).trim());
+      en(() => `${name} NOS`);
+      en(() => abbreviate(name));
+      en(() => reorder(name));
       break;
     }
     default: {
-      en(reorder(name));
-      en(abbreviate(name));
-      en(`${name}, NOS`);
-      en(name.toLowerCase());
-      en(`${name} (${cls})`);
+      en(() => reorder(name));
+      en(() => abbreviate(name));
+      en(() => `${name}, NOS`);
+      en(() => name.toLowerCase());
+      en(() => `${name} (${cls})`);
     }
   }
   const out: Array<[string, number]> = [];
   const seen = new Set<string>([name]);
-  for (const [s, lang] of cands) {
+  for (const [make, lang] of cands) {
     if (out.length >= count) break;
+    const s = make();
     if (!s || seen.has(s)) continue;
     seen.add(s);
     out.push([s.length > 1000 ? s.slice(0, 1000) : s, lang]);

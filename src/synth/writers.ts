@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { AttributePlan } from './attributes.js';
-import { type ConceptTable, INV_D, INV_NONE, INV_U, STD_C, STD_NONE, STD_S } from './concept-table.js';
+import { type ConceptTable, INV_NONE, STD_S } from './concept-table.js';
 import { CONCEPT_CLASSES, DOMAINS, REVERSE_REL, RELATIONSHIPS, VOCABULARIES, classIndex, relIndex, vocabIndex } from './metadata.js';
 import { strengthOf } from './family-drugs.js';
 import { QUANTITIES } from './lexicon.js';
@@ -203,4 +203,3 @@ export function writeDrugStrength(dir: string, t: ConceptTable, units: Map<strin
   return w.rows;
 }
 
-export { INV_D, INV_U, STD_C, STD_NONE };

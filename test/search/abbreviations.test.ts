@@ -13,11 +13,13 @@ const TARGETS: Record<string, ReturnType<typeof concept>> = {
   CKD: concept('Chronic kidney disease', { concept_id: 46271022 }),
 };
 const DISTRACTOR = concept('Mild cognitive impairment', { concept_id: 9000001, concept_code: 'MIX' });
+// a concept whose code is the abbreviation: the whole-query abbreviation stands for its expansion, not for a code
+const CODE_MI = concept('Mile (unit)', { concept_id: 9000003, vocabulary_id: 'TESTVOC', domain_id: 'Unit', standard_concept: null, concept_code: 'mi' });
 const LITERAL_CKD = concept('CKD stage 3 registry entry', { concept_id: 9000002, domain_id: 'Observation' });
 
 let f: FixtureStore;
 beforeAll(async () => {
-  f = await openFixtureStore({ concepts: [...Object.values(TARGETS), DISTRACTOR, LITERAL_CKD] });
+  f = await openFixtureStore({ concepts: [...Object.values(TARGETS), DISTRACTOR, LITERAL_CKD, CODE_MI] });
 });
 afterAll(() => f?.close());
 
@@ -35,6 +37,10 @@ describe('whole-query abbreviations', () => {
       }
     });
   }
+
+  it('is not looked up as a code', () => {
+    expect(ids(run(f.store, 'MI').items)).toEqual([TARGETS.MI!.concept_id]);
+  });
 
   it('is searched literally when followed by another word', () => {
     const r = run(f.store, 'CKD stage');

@@ -99,16 +99,65 @@ const TIER_NAMES: Record<number, IndexedTier> = {
 };
 
 
+/**
+ * What is left to find in each band: its textual matches (the union of every tier, counted for the
+ * total anyway) minus those already placed. The tiers of a band partition that union, so once a
+ * band's budget reaches 0 its remaining tiers are skipped without touching the index, and a walk
+ * stops as soon as it has found the band's last match (instead of reading a long doclist to its end).
+ */
+class BandBudget {
+  constructor(private readonly remaining: Map<number, number>) {}
+  get(band: number): number | undefined {
+    return this.remaining.get(band);
+  }
+  consume(band: number, n: number): void {
+    const r = this.remaining.get(band);
+    if (r !== undefined) this.remaining.set(band, Math.max(0, r - n));
+  }
+}
+
 class StreamSource implements RankSource {
+  private known: number | undefined;
   constructor(
     private readonly store: SearchStore,
     private readonly query: TextStreamQuery,
+    private readonly budget: BandBudget | undefined,
   ) {}
-  count(cap?: number): number {
-    return this.store.countText(this.query, cap);
+
+  private settle(n: number): void {
+    if (this.known !== undefined) return;
+    this.known = n;
+    this.budget?.consume(this.query.band, n);
   }
+
+  count(cap?: number): number {
+    if (this.known !== undefined) return cap === undefined ? this.known : Math.min(this.known, cap);
+    const remaining = this.budget?.get(this.query.band);
+    if (remaining === 0) {
+      this.settle(0);
+      return 0;
+    }
+    const bound = remaining === undefined ? cap : cap === undefined ? remaining : Math.min(cap, remaining);
+    const n = this.store.countText(this.query, bound);
+    if (bound === undefined || n < bound || bound === remaining) this.settle(n);
+    return n;
+  }
+
   take(offset: number, limit: number): number[] {
-    return this.store.textRanks(this.query, offset, limit);
+    if (this.known !== undefined && offset >= this.known) return [];
+    // Once this stream's size is known it has been taken out of the band budget: bound by the size.
+    const remaining = this.known ?? this.budget?.get(this.query.band);
+    const bounded = remaining === undefined ? limit : Math.min(limit, remaining - offset);
+    if (bounded <= 0) {
+      if (remaining !== undefined && offset >= remaining) this.settle(remaining);
+      return [];
+    }
+    const ranks = this.store.textRanks(this.query, offset, bounded);
+    if (ranks.length < bounded || (remaining !== undefined && offset + ranks.length === remaining)) {
+      if (offset === 0 && this.known === undefined) this.store.rememberStream(this.query, ranks);
+      this.settle(offset + ranks.length);
+    }
+    return ranks;
   }
 }
 
@@ -123,6 +172,8 @@ function identifierTiers(
 ): Map<IdentifierTier, SearchHit[]> {
   const includeInvalid = filters.includeInvalid ?? false;
   const tiers = new Map<IdentifierTier, SearchHit[]>();
+  // An expanded abbreviation stands for its expansion (matching rule 1), not for a code.
+  if (parsed.abbreviation) return tiers;
   const code = parsed.text;
   const conceptId = asConceptId(code);
   const matches = store.identifierMatches(code, conceptId, IDENTIFIER_LIMIT).filter((h) => conceptPasses(h.concept, filter, includeInvalid));
@@ -259,8 +310,45 @@ export function requireSearchIndex(store: ReleaseStore): SearchStore {
   return store.search;
 }
 
+/**
+ * Results of recent searches per release. A release never changes once loaded, so a result stays
+ * valid for the life of the process; only small pages are kept (at most RESULT_CACHE_ENTRIES).
+ */
+export const RESULT_CACHE_ENTRIES = 4000;
+/** OMOPTERM_SEARCH_RESULT_CACHE=0 turns the result cache off (to measure the uncached path). */
+const RESULT_CACHE_ENABLED = process.env.OMOPTERM_SEARCH_RESULT_CACHE !== '0';
+const RESULT_CACHE_MAX_ITEMS = 50;
+const resultCaches = new WeakMap<SearchStore, Map<string, KeywordSearchResult>>();
+
+function cachedResult(search: SearchStore, key: string): KeywordSearchResult | undefined {
+  const cache = resultCaches.get(search);
+  const hit = cache?.get(key);
+  if (!hit || !cache) return undefined;
+  cache.delete(key);
+  cache.set(key, hit);
+  return { ...hit, items: hit.items.map((i) => ({ ...i })) };
+}
+
+function rememberResult(search: SearchStore, key: string, result: KeywordSearchResult): void {
+  if (result.items.length > RESULT_CACHE_MAX_ITEMS) return;
+  let cache = resultCaches.get(search);
+  if (!cache) resultCaches.set(search, (cache = new Map()));
+  cache.set(key, { ...result, items: result.items.map((i) => ({ ...i })) });
+  if (cache.size > RESULT_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+}
+
 export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
   const search = requireSearchIndex(store);
+  if (!RESULT_CACHE_ENABLED) return runSearch(search, policy, request);
+  const cacheKey = JSON.stringify([request, policy.hiddenVocabularies().sort()]);
+  const cached = cachedResult(search, cacheKey);
+  if (cached) return cached;
+  const result = runSearch(search, policy, request);
+  rememberResult(search, cacheKey, result);
+  return result;
+}
+
+function runSearch(search: SearchStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
   const parsed = parseQuery(request.query, request.queryRules);
   const filters = request.filters ?? {};
   const filter = indexFilterFor(filters, policy);
@@ -286,6 +374,22 @@ export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, reques
   const exclude = [...taken, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)];
 
   const bucketStarts = search.bucketStartOrds();
+  // Textual matches per band: the total, and each band's budget (see BandBudget).
+  const identifierRanks = [...identifiers.values()].flat().map((h) => h.rank);
+  let unionByBand: Map<number, number> | undefined;
+  let identifiersNotTextual = 0;
+  let budget: BandBudget | undefined;
+  if (request.countTotal !== false && !request.exactMatch && minScore === undefined) {
+    unionByBand = search.countAnyText(parsed.phrasings, groups.flatMap((g) => g.bands), filter);
+    const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
+    identifiersNotTextual = identifierRanks.filter((r) => !textual.has(r)).length;
+    const remaining = new Map(unionByBand);
+    for (const rank of [...textual, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)]) {
+      const band = bandOfRank(rank);
+      if (remaining.has(band)) remaining.set(band, Math.max(0, remaining.get(band)! - 1));
+    }
+    budget = new BandBudget(remaining);
+  }
   const sources: Array<{ source: RankSource; placement: Placement }> = [];
   for (const tier of [IdentifierTier.Authoritative, IdentifierTier.MapsToTarget, IdentifierTier.OtherIdentifier]) {
     const hits = identifiers.get(tier);
@@ -324,7 +428,7 @@ export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, reques
             exclude,
             ordLimit,
             prefixLastToken: request.prefixLastToken,
-          }),
+          }, budget),
       );
       sources.push({ source: new MergedSource(parts), placement });
     }
@@ -332,15 +436,8 @@ export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, reques
 
   let total: number | null = null;
   if (request.countTotal !== false) {
-    if (request.exactMatch || minScore !== undefined) {
-      total = countAll(sources);
-    } else {
-      const bands = groups.flatMap((g) => g.bands);
-      const textTotal = search.countAnyText(parsed.phrasings, bands, filter);
-      const identifierRanks = [...identifiers.values()].flat().map((h) => h.rank);
-      const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
-      total = textTotal + identifierRanks.filter((r) => !textual.has(r)).length;
-    }
+    if (unionByBand) total = [...unionByBand.values()].reduce((a, b) => a + b, 0) + identifiersNotTextual;
+    else total = countAll(sources);
   }
 
   const sorter = compareForSort(sortBy);

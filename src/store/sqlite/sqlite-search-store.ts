@@ -23,8 +23,9 @@ export const textTableName = (band: number) => `search_text_${band}`;
 
 /** A fragment (word part) of 3+ characters matches at most this many indexed words, most frequent first. */
 export const FRAGMENT_EXPANSION_LIMIT = 64;
+const STREAM_CACHE_MAX_ITEMS = 256;
 /** Totals of queries with up to this many required words are counted as 2^n disjoint parts (see unionCountExpressions). */
-const UNION_SPLIT_MAX_WORDS = 4;
+const UNION_SPLIT_MAX_WORDS = 3;
 /** Prefix expansion of a 1–2 character last word (autocomplete) looks at most this many words. */
 const SHORT_PREFIX_SCAN = 5000;
 
@@ -69,6 +70,12 @@ export class SqliteSearchStore implements SearchStore {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly expansions = new Lru<string[]>(4096);
   private readonly counts = new Lru<CountEntry>(20000);
+  /** Filtered FTS5 expressions by (phrasings, tier, prefix flag, filter); '' = empty tier. */
+  private readonly expressions = new Lru<string>(10000);
+  /** countAnyText results by query and filter. */
+  private readonly unionCounts = new Lru<Map<number, number>>(5000);
+  /** Complete contents of small streams (at most STREAM_CACHE_MAX_ITEMS ranks), keyed like `counts`. */
+  private readonly streams = new Lru<number[]>(10000);
   /** Counts computed when the index was built (frequent one-word queries), keyed like `counts`. */
   private readonly storedCount: Database.Statement | null;
 
@@ -303,14 +310,20 @@ export class SqliteSearchStore implements SearchStore {
 
   private streamParts(q: TextStreamQuery): { table: string; match: string; exclude: string; ordLimit: number } | null {
     if (!this.bandSizes[q.band]) return null;
-    const expr = this.tierExpression(q.phrasings, q.tier, q.prefixLastToken ?? false);
-    if (expr === null) return null;
+    const exprKey = JSON.stringify([q.phrasings, q.tier, q.prefixLastToken ?? false, q.filter]);
+    let match = this.expressions.get(exprKey);
+    if (match === undefined) {
+      const expr = this.tierExpression(q.phrasings, q.tier, q.prefixLastToken ?? false);
+      match = expr === null ? '' : this.filterExpression(expr, q.filter);
+      this.expressions.set(exprKey, match);
+    }
+    if (match === '') return null;
     const base = q.band * ORD_SPAN;
     const exclude = q.exclude.filter((r) => r >= base && r < base + ORD_SPAN).map((r) => r - base);
     return {
       table: textTableName(q.band),
-      match: this.filterExpression(expr, q.filter),
-      exclude: JSON.stringify(exclude.sort((a, b) => a - b)),
+      match,
+      exclude: exclude.length ? JSON.stringify(exclude.sort((a, b) => a - b)) : '[]',
       ordLimit: q.ordLimit ?? ORD_SPAN,
     };
   }
@@ -343,6 +356,11 @@ export class SqliteSearchStore implements SearchStore {
   textRanks(q: TextStreamQuery, offset: number, limit: number): number[] {
     const parts = this.streamParts(q);
     if (!parts || limit <= 0) return [];
+    const key = countKey(parts.table, parts.match, parts.exclude, parts.ordLimit);
+    const complete = this.streams.get(key);
+    if (complete) return complete.slice(offset, offset + limit);
+    const known = this.counts.get(key);
+    if (known?.exact && offset >= known.value) return [];
     const base = q.band * ORD_SPAN;
     const ords = this.stmt(
       `SELECT rowid FROM ${parts.table} WHERE ${parts.table} MATCH ? AND rowid < ?
@@ -350,7 +368,21 @@ export class SqliteSearchStore implements SearchStore {
     )
       .pluck()
       .all(parts.match, parts.ordLimit, parts.exclude, limit, offset) as number[];
-    return ords.map((o) => base + o);
+    const ranks = ords.map((o) => base + o);
+    if (offset === 0 && ranks.length < limit && ranks.length <= STREAM_CACHE_MAX_ITEMS) {
+      this.streams.set(key, ranks);
+      this.counts.set(key, { value: ranks.length, exact: true });
+    }
+    return ranks;
+  }
+
+  rememberStream(q: TextStreamQuery, ranks: readonly number[]): void {
+    if (ranks.length > STREAM_CACHE_MAX_ITEMS) return;
+    const parts = this.streamParts(q);
+    if (!parts) return;
+    const key = countKey(parts.table, parts.match, parts.exclude, parts.ordLimit);
+    this.streams.set(key, [...ranks]);
+    this.counts.set(key, { value: ranks.length, exact: true });
   }
 
   /**
@@ -362,25 +394,40 @@ export class SqliteSearchStore implements SearchStore {
   private unionCountExpressions(phrasings: readonly TextPhrasing[]): string[] {
     const single = phrasings.length === 1 ? phrasings[0]! : undefined;
     if (!single || single.requiredTokens.length > UNION_SPLIT_MAX_WORDS) return [this.tierExpression(phrasings, 'union')!];
+    const oneWord = single.requiredTokens.length === 1;
     const choices = single.requiredTokens.map((t) => {
       const fragments = t.length >= 3 ? [...new Set([...this.expand(t, 'prefix'), ...this.expand(t, 'substring')])] : [t];
       const others = fragments.filter((w) => w !== t);
-      return others.length ? [quote(t), `(${orOf(others.map(quote))} NOT ${quote(t)})`] : [quote(t)];
+      if (others.length === 0) return [quote(t)];
+      if (!oneWord) return [quote(t), `(${orOf(others.map(quote))} NOT ${quote(t)})`];
+      // One word: expansions (most frequent first) in groups of 1, 4, 16, 64, each minus everything before it.
+      const options = [quote(t)];
+      let seen = [t];
+      for (let start = 0, size = 1; start < others.length; start += size, size *= 4) {
+        const group = others.slice(start, start + size);
+        options.push(`(${orOf(group.map(quote))} NOT ${orOf(seen.map(quote))})`);
+        seen = [...seen, ...group];
+      }
+      return options;
     });
     let combos: string[][] = [[]];
     for (const options of choices) combos = combos.flatMap((c) => options.map((o) => [...c, o]));
     return combos.map((c) => `{name syn}: (${c.join(' AND ')})`);
   }
 
-  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): number {
-    if (phrasings.length === 0) return 0;
-    const expressions = this.unionCountExpressions(phrasings).map((e) => this.filterExpression(e, filter));
-    let total = 0;
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number> {
+    const cacheKey = JSON.stringify([phrasings.map((p) => [p.tokens, p.requiredTokens]), bands, filter]);
+    const cached = this.unionCounts.get(cacheKey);
+    if (cached) return new Map(cached);
+    const out = new Map<number, number>();
+    const expressions = phrasings.length ? this.unionCountExpressions(phrasings).map((e) => this.filterExpression(e, filter)) : [];
     for (const band of bands) {
-      if (!this.bandSizes[band]) continue;
-      for (const expr of expressions) total += this.countRaw(textTableName(band), expr, '[]', ORD_SPAN, undefined);
+      let n = 0;
+      if (this.bandSizes[band]) for (const expr of expressions) n += this.countRaw(textTableName(band), expr, '[]', ORD_SPAN, undefined);
+      out.set(band, n);
     }
-    return total;
+    this.unionCounts.set(cacheKey, out);
+    return new Map(out);
   }
 
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number> {

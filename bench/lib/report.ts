@@ -1,0 +1,77 @@
+/** The benchmark's JSON result and its markdown rendering. */
+import type { RunStats } from './load-generator.js';
+
+export interface BenchResult {
+  version: 1;
+  startedAt: string;
+  command: string;
+  machine: { cpus: number; cpuModel: string; memoryBytes: number; node: string; platform: string };
+  scale: number;
+  seed: number;
+  concepts: number;
+  release: string;
+  synth: {
+    reused: boolean;
+    dir: string;
+    wallMs: number | null;
+    peakRssBytes: number | null;
+    rows: Record<string, number>;
+    bytes: number;
+    ancestryDensity?: number;
+  };
+  load: {
+    reused: boolean;
+    wallMs: number | null;
+    loaderElapsedMs: number;
+    peakRssBytes: number | null;
+    peakTreeRssBytes: number | null;
+    tables: Array<{ table: string; rows: number; ms: number }>;
+    storeBytes: number;
+    releaseDirBytes: number;
+  };
+  server: {
+    startupMs: number;
+    rssAfterWarmupBytes: number;
+    rssAfterRunBytes: number;
+    peakRssBytes: number;
+  };
+  scenarios: Array<RunStats & { scenario: string; description: string }>;
+}
+
+const mib = (b: number | null): string => (b === null ? '–' : `${(b / 2 ** 20).toFixed(0)} MiB`);
+const sec = (ms: number | null): string => (ms === null ? '–' : ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(1)} s`);
+const num = (n: number): string => n.toLocaleString('en-US');
+const ms3 = (v: number): string => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
+
+export function renderMarkdown(r: BenchResult): string {
+  const lines: string[] = [];
+  lines.push(`### omopterm benchmark — scale ${r.scale} (${num(r.concepts)} concepts), release ${r.release}`);
+  lines.push('');
+  lines.push(`${r.startedAt} · ${r.machine.cpus} × ${r.machine.cpuModel} · ${(r.machine.memoryBytes / 2 ** 30).toFixed(0)} GiB · Node ${r.machine.node} · \`${r.command}\``);
+  lines.push('');
+  lines.push(
+    `**Synthetic vocabulary** (\`omopterm synth\`, seed ${r.seed}): ${r.synth.reused ? 'reused from cache' : `${sec(r.synth.wallMs)}, peak RSS ${mib(r.synth.peakRssBytes)}`}, ${(r.synth.bytes / 2 ** 30).toFixed(2)} GiB of files.`,
+  );
+  lines.push('');
+  lines.push(`**Load** (\`omopterm load\`)${r.load.reused ? ' — store reused from the cache; figures of the run that built it' : ''}:`);
+  lines.push('');
+  lines.push('| table | rows | time |');
+  lines.push('|---|---:|---:|');
+  for (const t of r.load.tables) lines.push(`| ${t.table} | ${num(t.rows)} | ${sec(t.ms)} |`);
+  lines.push(`| **total** (wall) | | **${sec(r.load.wallMs ?? r.load.loaderElapsedMs)}** |`);
+  lines.push('');
+  lines.push(
+    `Peak RSS while loading: ${mib(r.load.peakRssBytes)} (largest process; whole process tree ${mib(r.load.peakTreeRssBytes)}). Store on disk: ${mib(r.load.storeBytes)} (release directory ${mib(r.load.releaseDirBytes)}).`,
+  );
+  lines.push('');
+  lines.push(`**Serving** (\`omopterm serve\`, HTTPS on loopback, autocannon in the same machine): server RSS after warm-up ${mib(r.server.rssAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
+  lines.push('');
+  lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | errors |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  for (const s of r.scenarios) {
+    const errs = s.failed + s.errors + s.timeouts;
+    lines.push(`| ${s.scenario} | ${s.connections} | ${num(Math.round(s.rps))} | ${ms3(s.p50)} | ${ms3(s.p95)} | ${ms3(s.p99)} | ${errs ? `${num(errs)} ${JSON.stringify(s.statusCounts)}` : 0} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
