@@ -195,6 +195,28 @@ describe('facets, bulk, advanced, vocabulary concepts', () => {
     expect(res.body.data[4].results).toHaveLength(1);
   });
 
+  it('POST /v1/search/bulk counts total_results only for searches that ask for it (include_total)', async () => {
+    const res = await t.request('/v1/search/bulk', {
+      method: 'POST',
+      body: {
+        searches: [
+          { search_id: 'plain', query: 'diabetes' },
+          { search_id: 'counted', query: 'diabetes', include_total: true, page_size: 1 },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].total_results).toBeUndefined();
+    const single = await t.request('/v1/search/concepts?query=diabetes');
+    expect(res.body.data[1].total_results).toBe(single.body.meta.search.total_results);
+    expect(res.body.data[1].results).toHaveLength(1);
+    const viaDefaults = await t.request('/v1/search/bulk', {
+      method: 'POST',
+      body: { searches: [{ search_id: 'x', query: 'diabetes' }], defaults: { include_total: true } },
+    });
+    expect(viaDefaults.body.data[0].total_results).toBe(single.body.meta.search.total_results);
+  });
+
   it('POST /v1/search/bulk rejects 0 or more than 50 searches', async () => {
     expect((await t.request('/v1/search/bulk', { method: 'POST', body: { searches: [] } })).status).toBe(400);
     const many = Array.from({ length: 51 }, (_, i) => ({ search_id: String(i), query: 'diabetes' }));

@@ -91,6 +91,10 @@ const FiltersBody = {
   page_size: Type.Optional(Type.Integer()),
 };
 
+const BulkOnlyFields = {
+  include_total: Type.Optional(Type.Boolean({ description: "Also count each search's total_results (default false; counting a common query costs more than its first page)." })),
+};
+
 export { SearchConceptSchema };
 
 export function registerSearchRoutes(app: FastifyInstance): void {
@@ -277,10 +281,13 @@ export function registerSearchRoutes(app: FastifyInstance): void {
         description: `1–${BULK_MAX_SEARCHES} searches in one call (one call for rate limiting and quota). Each search has its own filters on top of \`defaults\`; a failing search (bad query, restricted vocabulary) gives status \`failed\` with \`error\` and does not affect the others. \`page_size\` per search: 1–200, default 20.`,
         body: Type.Object({
           searches: Type.Array(
-            Type.Object({ search_id: Type.Optional(Type.Union([Type.String(), Type.Integer()])), query: Type.Optional(Type.String()), ...FiltersBody }, { additionalProperties: true }),
+            Type.Object(
+              { search_id: Type.Optional(Type.Union([Type.String(), Type.Integer()])), query: Type.Optional(Type.String()), ...FiltersBody, ...BulkOnlyFields },
+              { additionalProperties: true },
+            ),
             { minItems: 1, maxItems: BULK_MAX_SEARCHES },
           ),
-          defaults: Type.Optional(Type.Object(FiltersBody, { additionalProperties: true })),
+          defaults: Type.Optional(Type.Object({ ...FiltersBody, ...BulkOnlyFields }, { additionalProperties: true })),
         }),
         querystring: Type.Object(ReleaseQuery),
         response: {

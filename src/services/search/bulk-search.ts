@@ -23,6 +23,11 @@ export interface BulkSearchFields {
   include_synonyms?: boolean;
   exact_match?: boolean;
   page_size?: number;
+  /**
+   * Count each search's total_results (default false: the bulk contract carries no totals, and
+   * counting a common query's matches costs more than finding its first page).
+   */
+  include_total?: boolean;
 }
 
 export interface BulkSearchItem extends BulkSearchFields {
@@ -78,6 +83,7 @@ function runOne(store: ReleaseStore, policy: AccessPolicy, item: BulkSearchItem,
       pageSize,
       includeSynonyms: merged.include_synonyms === true,
       exactMatch: merged.exact_match === true,
+      countTotal: merged.include_total === true,
     });
     return {
       search_id: searchId,

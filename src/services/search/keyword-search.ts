@@ -58,17 +58,8 @@ export interface KeywordSearchRequest {
 
 export type MatchType = 'exact' | 'partial';
 
-export interface ConceptSearchRecord {
-  concept_id: number;
-  concept_name: string;
-  concept_code: string;
-  vocabulary_id: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: string | null;
-  invalid_reason: string | null;
-  valid_start_date: string;
-  valid_end_date: string;
+/** A concept search record (E4 "Concept (search result record)"). */
+export interface ConceptSearchRecord extends ConceptRecord {
   match_score: number;
   match_type: MatchType;
   synonyms?: SynonymRecord[];

@@ -4,7 +4,7 @@
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';
-import type { SynonymRecord } from '../../store/records.js';
+import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { requireSearchIndex, searchConcepts, type ConceptSearchRecord, type SortBy } from './keyword-search.js';
 import type { StandardFlag } from './search-filters.js';
@@ -23,17 +23,7 @@ export interface VocabularyConceptsRequest {
   pageSize: number;
 }
 
-export interface VocabularyConceptRecord {
-  concept_id: number;
-  concept_name: string;
-  concept_code: string;
-  vocabulary_id: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: string | null;
-  invalid_reason: string | null;
-  valid_start_date: string;
-  valid_end_date: string;
+export interface VocabularyConceptRecord extends ConceptRecord {
   match_score?: number;
   match_type?: string;
   synonyms?: SynonymRecord[];

@@ -3,17 +3,9 @@ import type { ConceptStore, LinkedConcept } from '../release-store.js';
 import { formatStoredDate, type ConceptRecord, type SynonymRecord } from '../records.js';
 
 /** A concept row as stored (dates as YYYYMMDD integers). */
-export interface StoredConceptRow {
-  concept_id: number;
-  concept_name: string;
-  domain_id: string;
-  vocabulary_id: string;
-  concept_class_id: string;
-  standard_concept: 'S' | 'C' | null;
-  concept_code: string;
+export interface StoredConceptRow extends Omit<ConceptRecord, 'valid_start_date' | 'valid_end_date'> {
   valid_start_date: number;
   valid_end_date: number;
-  invalid_reason: 'D' | 'U' | null;
 }
 
 export const CONCEPT_COLUMNS =
