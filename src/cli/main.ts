@@ -4,20 +4,18 @@
  * Every option can also be given as an OMOPTERM_* environment variable (see each command's help).
  */
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerLoadCommand } from './commands/load.js';
 import { registerReleasesCommand } from './commands/releases.js';
 import { registerServeCommand } from './commands/serve.js';
+import { VERSION } from '../version.js';
 import { registerSynthCommand } from './commands/synth.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command()
   .name('omopterm')
   .description('Self-hostable terminology server for the OMOP standardized vocabularies (REST /v1 + FHIR /fhir/{r4,r4b,r5,r6}).')
-  .version(pkg.version)
+  .version(VERSION)
   .showHelpAfterError();
 
 registerLoadCommand(program);

@@ -1,12 +1,12 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import type { FastifyInstance } from 'fastify';
-import { join } from 'node:path';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
+import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
+import { VERSION } from '../version.js';
 import { buildApp } from './app.js';
 import { httpsWithPlainHttpDetection, loadTlsMaterial, type TlsMaterial } from './transport.js';
-import { readFileSync } from 'node:fs';
 
 export interface ServerOptions {
   dataDir: string;
@@ -36,11 +36,6 @@ export interface RunningServer {
 export const DEFAULT_PORT = 8443;
 export const DEFAULT_HOST = '127.0.0.1';
 
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
-
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const notice = options.onNotice ?? (() => {});
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
@@ -51,9 +46,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     onError: (message) => notice(`release skipped: ${message}`),
     onChange: (labels, def) => notice(`releases: ${labels.join(', ') || '(none)'}; default ${def ?? '(none)'}`),
   });
-  const state = new EmbeddedStateStore(join(options.dataDir, 'state.sqlite'));
+  const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
   const app = await buildApp(
-    { registry, state, version: packageVersion() },
+    { registry, state, version: VERSION },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond: options.anonymousRatePerSecond,

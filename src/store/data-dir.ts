@@ -27,6 +27,11 @@ export function releasesDir(dataDir: string): string {
   return join(dataDir, 'releases');
 }
 
+/** The embedded state store (API keys, usage) of a data directory. */
+export function stateStorePath(dataDir: string): string {
+  return join(dataDir, 'state.sqlite');
+}
+
 export function buildDirName(label: string, buildId: string): string {
   return `${label}__${buildId}`;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedStateStore } from '../../src/state/embedded-state-store.js';
+import { stateStorePath } from '../../src/store/data-dir.js';
 import { runCli } from '../helpers/cli.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-keys-'));
@@ -17,7 +18,7 @@ describe('omopterm keys', () => {
     expect(res.status).toBe(0);
     expect(res.stdout).toMatch(/^oh_[A-Za-z0-9_-]{20,}\n$/);
     secret = res.stdout.trim();
-    const state = new EmbeddedStateStore(join(dataDir, 'state.sqlite'), { flushIntervalMs: 0 });
+    const state = new EmbeddedStateStore(stateStorePath(dataDir), { flushIntervalMs: 0 });
     try {
       const key = state.authenticate(secret);
       expect(key).toMatchObject({ name: 'alice', rate_per_second: 5, monthly_quota: 1000, cpt4_validated_until: '2030-01-31' });
@@ -47,7 +48,7 @@ describe('omopterm keys', () => {
   it('revoke disables the key', () => {
     const res = runCli(['keys', 'revoke', 'alice', '--data-dir', dataDir]);
     expect(res.status).toBe(0);
-    const state = new EmbeddedStateStore(join(dataDir, 'state.sqlite'), { flushIntervalMs: 0 });
+    const state = new EmbeddedStateStore(stateStorePath(dataDir), { flushIntervalMs: 0 });
     try {
       expect(state.authenticate(secret)).toBeUndefined();
     } finally {

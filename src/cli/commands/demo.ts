@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRelease } from '../../importer/load-release.js';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
-import { listReleaseBuilds } from '../../store/data-dir.js';
+import { listReleaseBuilds, stateStorePath } from '../../store/data-dir.js';
 import { runServer, serveOptions, type ServeCliOptions } from './serve.js';
 
 /** The bundled demo vocabulary (a small subset written for omopterm, not an Athena release). */
@@ -16,7 +16,7 @@ const DEMO_KEY_RATE = 20;
 /** Reuses the demo key kept in the data dir while it is still valid; creates one otherwise. */
 function demoKey(dataDir: string): string {
   const file = join(dataDir, DEMO_KEY_FILE);
-  const state = new EmbeddedStateStore(join(dataDir, 'state.sqlite'), { flushIntervalMs: 0 });
+  const state = new EmbeddedStateStore(stateStorePath(dataDir), { flushIntervalMs: 0 });
   try {
     if (existsSync(file)) {
       const saved = readFileSync(file, 'utf8').trim();

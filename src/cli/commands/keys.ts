@@ -1,13 +1,14 @@
 import { Option, type Command } from 'commander';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
+import { stateStorePath } from '../../store/data-dir.js';
 import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber } from '../options.js';
 
 /** The free-tier rate of the hosted service (spec Limits). */
 export const DEFAULT_KEY_RATE = 2;
 
 function openState(dataDir: string): EmbeddedStateStore {
-  return new EmbeddedStateStore(join(resolve(dataDir), 'state.sqlite'), { flushIntervalMs: 0 });
+  return new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
 }
 
 export function registerKeysCommand(program: Command): void {

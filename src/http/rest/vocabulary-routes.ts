@@ -1,6 +1,7 @@
 /** GET /v1/vocabularies (paginated) and GET /v1/vocabularies/releases. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { listReleases } from '../../services/vocabularies/release-catalog.js';
 import { listVocabularies, type VocabularyListOptions } from '../../services/vocabularies/vocabulary-catalog.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { okPage } from '../plumbing/envelope.js';
@@ -77,28 +78,8 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
     },
     async (request) => {
       const page = readPage(request.query);
-      const defaultLabel = registry.getDefaultLabel();
-      const releases = registry
-        .all()
-        .map(({ label, store }) => {
-          const m = store.manifest;
-          const rows = (table: string) => m.tables[table]?.rows_stored ?? 0;
-          return {
-            vocab_release: label,
-            label,
-            release_date: m.release_date,
-            source_vocabulary_version: m.source_vocabulary_version,
-            is_default: label === defaultLabel,
-            status: label === defaultLabel ? 'default' : 'active',
-            loaded_at: m.loaded_at,
-            concept_count: rows('concept'),
-            relationship_count: rows('concept_relationship'),
-            ancestor_count: rows('concept_ancestor'),
-            synonym_count: rows('concept_synonym'),
-          };
-        })
-        .reverse(); // newest first
-      return okPage(request, { releases: pageOf(releases, page), default_release: defaultLabel }, paginationMeta(page, releases.length));
+      const { releases, default_release } = listReleases(registry);
+      return okPage(request, { releases: pageOf(releases, page), default_release }, paginationMeta(page, releases.length));
     },
   );
 }

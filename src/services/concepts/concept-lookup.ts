@@ -81,15 +81,14 @@ export function describeConcept(
     is_classification: concept.standard_concept === 'C',
   };
   if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
+  const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
   if (options.include_relationships) {
-    const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
     detail.relationships = {
       parents: visible(store.concepts.related(concept.concept_id, ['Is a'], ATTACHED_LIST_LIMIT)).map(toRelative),
       children: visible(store.concepts.related(concept.concept_id, ['Subsumes'], ATTACHED_LIST_LIMIT)).map(toRelative),
     };
   }
   if (options.include_hierarchy) {
-    const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
     detail.hierarchy = {
       ancestors: visible(store.concepts.lineage(concept.concept_id, 'up', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
       descendants: visible(store.concepts.lineage(concept.concept_id, 'down', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),

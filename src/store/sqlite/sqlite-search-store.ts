@@ -369,18 +369,18 @@ export class SqliteSearchStore implements SearchStore {
       .pluck()
       .all(parts.match, parts.ordLimit, parts.exclude, limit, offset) as number[];
     const ranks = ords.map((o) => base + o);
-    if (offset === 0 && ranks.length < limit && ranks.length <= STREAM_CACHE_MAX_ITEMS) {
-      this.streams.set(key, ranks);
-      this.counts.set(key, { value: ranks.length, exact: true });
-    }
+    if (offset === 0 && ranks.length < limit) this.rememberComplete(key, ranks);
     return ranks;
   }
 
   rememberStream(q: TextStreamQuery, ranks: readonly number[]): void {
-    if (ranks.length > STREAM_CACHE_MAX_ITEMS) return;
     const parts = this.streamParts(q);
-    if (!parts) return;
-    const key = countKey(parts.table, parts.match, parts.exclude, parts.ordLimit);
+    if (parts) this.rememberComplete(countKey(parts.table, parts.match, parts.exclude, parts.ordLimit), ranks);
+  }
+
+  /** Keeps the whole content (and so the exact count) of a small stream. */
+  private rememberComplete(key: string, ranks: readonly number[]): void {
+    if (ranks.length > STREAM_CACHE_MAX_ITEMS) return;
     this.streams.set(key, [...ranks]);
     this.counts.set(key, { value: ranks.length, exact: true });
   }
