@@ -15,13 +15,16 @@ export function parsePositiveNumber(name: string) {
   };
 }
 
-export function parsePositiveInteger(name: string) {
+function parseWholeNumber(name: string, min: number, what: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive whole number (got '${value}')`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be ${what} (got '${value}')`);
     return n;
   };
 }
+
+export const parsePositiveInteger = (name: string) => parseWholeNumber(name, 1, 'a positive whole number');
+export const parseNonNegativeInteger = (name: string) => parseWholeNumber(name, 0, 'a whole number ≥ 0');
 
 export function parsePort(value: string): number {
   const n = Number(value);

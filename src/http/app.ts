@@ -7,10 +7,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { BulkSearchPool } from '../services/search/bulk-search-pool.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
 import { installErrorHandling } from './plumbing/error-responses.js';
 import { installGatekeeper } from './plumbing/gatekeeper.js';
+import { installRequestsInFlight } from './plumbing/requests-in-flight.js';
 import { installResponseHeaders } from './plumbing/response-headers.js';
 import { registerConceptRoutes } from './rest/concept-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
@@ -22,6 +24,8 @@ export interface AppDependencies {
   registry: ReleaseRegistry;
   state: StateStore;
   version: string;
+  /** Spreads bulk searches over helper threads; without it they run in the request's thread. */
+  bulkSearchPool?: BulkSearchPool;
 }
 
 export interface AppOptions {
@@ -45,6 +49,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   } as FastifyServerOptions);
 
+  const requestsInFlight = installRequestsInFlight(app);
   installGatekeeper(app, {
     state: deps.state,
     registry: deps.registry,
@@ -74,7 +79,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerHealthRoutes(app, deps.registry, deps.version);
   registerConceptRoutes(app);
   registerVocabularyRoutes(app, deps.registry);
-  registerSearchRoutes(app);
+  registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool, requestsInFlight });
   registerVocabularyConceptRoutes(app);
 
   return app;

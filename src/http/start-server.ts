@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
+import { BulkSearchPool } from '../services/search/bulk-search-pool.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
 import { VERSION } from '../version.js';
 import { buildApp } from './app.js';
@@ -18,6 +19,8 @@ export interface ServerOptions {
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
+  bulkSearchThreads?: number;
   /** How often new/replaced releases are picked up from the data directory. */
   rescanIntervalMs?: number;
   onNotice?: (line: string) => void;
@@ -40,15 +43,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const notice = options.onNotice ?? (() => {});
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
+  const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, onProblem: notice });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
     rescanIntervalMs: options.rescanIntervalMs,
     onError: (message) => notice(`release skipped: ${message}`),
-    onChange: (labels, def) => notice(`releases: ${labels.join(', ') || '(none)'}; default ${def ?? '(none)'}`),
+    onChange: (labels, def) => {
+      notice(`releases: ${labels.join(', ') || '(none)'}; default ${def ?? '(none)'}`);
+      // (deferred: the first call comes from the registry's constructor)
+      queueMicrotask(() => bulkSearchPool.retain(registry.all().map((r) => r.build)));
+    },
   });
   const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
   const app = await buildApp(
-    { registry, state, version: VERSION },
+    { registry, state, version: VERSION, bulkSearchPool },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond: options.anonymousRatePerSecond,
@@ -70,6 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     state,
     close: async () => {
       await app.close();
+      await bulkSearchPool.close();
       registry.close();
       state.close();
     },

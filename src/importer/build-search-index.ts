@@ -5,7 +5,8 @@
  *   search_concept(rank PK, concept_id, name_hash)   one row per concept; rank = band × 2^26 + ord
  *   search_synonym_key(key_hash, rank)               exact-key and word-set hashes of every findable synonym
  *   search_text_<band>  (FTS5, contentless)          one per band; rowid = ord; columns name, syn, tags
- *   search_word(rowid = frequency rank, word, docs)  every indexed word, most frequent first
+ *   search_word(rowid = frequency rank, word, docs, bands)  every indexed word, most frequent first,
+ *                                                    with the bit mask of the bands it occurs in
  *   search_word_trigram (FTS5 trigram, contentless)  substring → words, for fragment matching
  *   search_count(key, value)                         totals of frequent one-word queries (a count cache)
  *   search_index_meta(key, value)                    format version, bucket start ords, build stats
@@ -189,16 +190,17 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
 
   // 4. Word dictionary (most frequent first) and its trigram index, for fragment matching.
   const t4 = Date.now();
-  db.exec(`CREATE TEMP TABLE search_word_tmp (word TEXT NOT NULL, docs INTEGER NOT NULL)`);
+  db.exec(`CREATE TEMP TABLE search_word_tmp (word TEXT NOT NULL, docs INTEGER NOT NULL, band INTEGER NOT NULL)`);
   for (let band = 0; band < BAND_COUNT; band++) {
     if (bandSizes[band] === 0) continue;
     db.exec(`CREATE VIRTUAL TABLE temp.search_vocab_tmp USING fts5vocab(main, ${textTableName(band)}, 'row');
-             INSERT INTO search_word_tmp SELECT term, doc FROM temp.search_vocab_tmp WHERE term NOT LIKE '${TAG_PREFIX}%';
+             INSERT INTO search_word_tmp SELECT term, doc, ${band} FROM temp.search_vocab_tmp WHERE term NOT LIKE '${TAG_PREFIX}%';
              DROP TABLE temp.search_vocab_tmp;`);
   }
-  db.exec(`CREATE TABLE search_word (id INTEGER PRIMARY KEY, word TEXT NOT NULL, docs INTEGER NOT NULL);
-           INSERT INTO search_word (id, word, docs)
-             SELECT row_number() OVER (ORDER BY sum(docs) DESC, word), word, sum(docs) FROM search_word_tmp GROUP BY word ORDER BY 1;
+  // bands: bit b set ⇔ the word occurs in band b (each (word, band) pair appears once, so the sum is an OR).
+  db.exec(`CREATE TABLE search_word (id INTEGER PRIMARY KEY, word TEXT NOT NULL, docs INTEGER NOT NULL, bands INTEGER NOT NULL);
+           INSERT INTO search_word (id, word, docs, bands)
+             SELECT row_number() OVER (ORDER BY sum(docs) DESC, word), word, sum(docs), sum(1 << band) FROM search_word_tmp GROUP BY word ORDER BY 1;
            DROP TABLE search_word_tmp;
            CREATE UNIQUE INDEX search_word_by_word ON search_word (word);
            CREATE VIRTUAL TABLE search_word_trigram USING fts5(word, content='', columnsize=0, tokenize='trigram');

@@ -14,6 +14,8 @@ export interface OpenRelease {
   label: string;
   buildId: string;
   store: ReleaseStore;
+  /** Where the store lives (so that another thread can open the same build). */
+  build: ReleaseBuild;
 }
 
 export type ReleaseSelection =
@@ -78,7 +80,7 @@ export class ReleaseRegistry {
       }
       try {
         const store = openSqliteRelease(build);
-        next.set(build.label, { label: build.label, buildId: build.buildId, store });
+        next.set(build.label, { label: build.label, buildId: build.buildId, store, build });
         if (current) retired.push(current);
         changed = true;
       } catch (err) {

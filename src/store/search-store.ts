@@ -41,6 +41,15 @@ export interface TextStreamQuery {
   prefixLastToken?: boolean;
 }
 
+export interface TextStream {
+  /** How many concepts the stream holds, counting at most `cap` (undefined = exact). */
+  count(cap?: number): number;
+  /** Ranks [offset, offset + limit) of the stream, in ord order. */
+  ranks(offset: number, limit: number): number[];
+  /** Tells the store the stream's complete content (learned by the caller), so later reads need no index walk. */
+  remember(ranks: readonly number[]): void;
+}
+
 export interface SearchHit {
   rank: number;
   concept: ConceptRecord;
@@ -56,28 +65,44 @@ export interface BrowseRequest {
   limit: number;
 }
 
-export interface SearchStore {
+/** The exact lookups of keyword search (rule 1 identifiers, exact names, exact synonyms). */
+export interface ExactLookups {
+  /** Concepts (any validity) whose concept_id equals `conceptId` or whose code equals `code` case-insensitively (ASCII). */
+  identifierMatches(code: string, conceptId: number | undefined, limit: number): SearchHit[];
+  /** Concepts whose name has this exact-key hash (caller verifies the text), in rank order. */
+  nameKeyMatches(hash: number, limit: number): SearchHit[];
+  /** Concepts with a synonym whose exact-key or word-set hash is one of these (caller verifies), in rank order. */
+  synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[];
+}
+
+/** What one search will ask of ExactLookups, so that a batch of searches can be fetched together. */
+export interface ExactLookupRequest {
+  code?: string;
+  conceptId?: number;
+  nameHashes: readonly number[];
+  synonymHashes: readonly number[];
+}
+
+export interface SearchStore extends ExactLookups {
   /** False when the release was loaded without a search index. */
   readonly available: boolean;
   /** First ord of each length bucket (index = bucket); for min_score cutoffs. */
   bucketStartOrds(): readonly number[];
-  /** Concepts (any validity) whose concept_id equals `conceptId` or whose code equals `code` case-insensitively. */
-  identifierMatches(code: string, conceptId: number | undefined, limit: number): SearchHit[];
+  /**
+   * The exact lookups of several searches, fetched together (one index round trip per kind instead
+   * of one per search); anything not announced in `requests` is looked up on demand.
+   */
+  exactLookups(requests: readonly ExactLookupRequest[]): ExactLookups;
   /** Valid standard concepts that `conceptId` maps to (`Maps to`, valid relationship). */
   mapsToTargets(conceptId: number): SearchHit[];
-  /** Concepts whose name has this exact-key hash (caller verifies the text). */
-  nameKeyMatches(hash: number, limit: number): SearchHit[];
-  /** Concepts with a synonym whose exact-key or word-set hash is one of these (caller verifies). */
-  synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[];
   synonymsOf(conceptIds: readonly number[]): Map<number, SynonymRecord[]>;
   /** Concepts of these ranks, in the given order (unknown ranks dropped). */
   hitsByRank(ranks: readonly number[]): SearchHit[];
-  /** How many concepts the stream holds, counting at most `cap` (undefined = exact). */
-  countText(query: TextStreamQuery, cap?: number): number;
-  /** Ranks [offset, offset + limit) of the stream, in ord order. */
-  textRanks(query: TextStreamQuery, offset: number, limit: number): number[];
-  /** Tells the store a stream's complete content (learned by the caller), so later reads need no index walk. */
-  rememberStream(query: TextStreamQuery, ranks: readonly number[]): void;
+  /**
+   * One band's stream of one tier (its concepts in ord order), resolved once so that its reads cost
+   * only the index walk. A stream that is empty by construction is answered without the index.
+   */
+  textStream(query: TextStreamQuery): TextStream;
   /** Per band, how many concepts match the query textually at all (the union of every tier). */
   countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number>;
   /** Which of these ranks match the query textually at all. */

@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { writeAthenaFixture, type FixtureConcept, type FixtureVocabulary } from '../helpers/athena-fixture.js';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { AccessPolicy } from '../../src/services/access-policy.js';
-import { listReleaseBuilds } from '../../src/store/data-dir.js';
+import { listReleaseBuilds, type ReleaseBuild } from '../../src/store/data-dir.js';
 import type { ReleaseStore } from '../../src/store/release-store.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
 
 export interface FixtureStore {
   store: ReleaseStore;
+  /** The loaded build (for opening the same store elsewhere, e.g. in a helper thread). */
+  build: ReleaseBuild;
   close(): void;
 }
 
@@ -25,6 +27,7 @@ export async function openFixtureStore(fixture: FixtureVocabulary): Promise<Fixt
   const store = openSqliteRelease(build);
   return {
     store,
+    build,
     close: () => {
       store.close();
       rmSync(dataDir, { recursive: true, force: true });

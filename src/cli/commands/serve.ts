@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from '../../http/start-server.js';
-import { dataDirOption, parseList, parsePort, parsePositiveNumber } from '../options.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parsePort, parsePositiveNumber } from '../options.js';
 
 export interface ServeCliOptions {
   dataDir: string;
@@ -12,6 +12,7 @@ export interface ServeCliOptions {
   tlsKey?: string;
   trustProxy?: string[];
   anonymousRate: number;
+  bulkThreads?: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -34,6 +35,11 @@ export function serveOptions(command: Command): Command {
         .argParser(parsePositiveNumber('--anonymous-rate')),
     )
     .addOption(
+      new Option('--bulk-threads <n>', 'helper threads that share bulk searches with the main thread when idle (default: CPU cores − 1, at most 3; 0 = none)')
+        .env('OMOPTERM_BULK_THREADS')
+        .argParser(parseNonNegativeInteger('--bulk-threads')),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request log level')
         .env('OMOPTERM_LOG_LEVEL')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent'])
@@ -52,6 +58,7 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     tlsKey: options.tlsKey,
     trustProxy: options.trustProxy,
     anonymousRatePerSecond: options.anonymousRate,
+    bulkSearchThreads: options.bulkThreads,
     logLevel: options.logLevel,
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });

@@ -6,7 +6,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import { ServiceError, validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
+import { searchConceptsBatch, type ConceptSearchRecord, type KeywordSearchRequest } from './keyword-search.js';
 import { parseStandardConcept, type SearchFilters } from './search-filters.js';
 
 export const BULK_MAX_SEARCHES = 50;
@@ -64,58 +64,77 @@ export function filtersFrom(fields: BulkSearchFields): SearchFilters {
   };
 }
 
-function runOne(store: ReleaseStore, policy: AccessPolicy, item: BulkSearchItem, defaults: BulkSearchFields, index: number): BulkSearchOutcome {
-  const started = process.hrtime.bigint();
-  const searchId = item.search_id === undefined || item.search_id === null ? String(index + 1) : String(item.search_id);
-  const query = typeof item.query === 'string' ? item.query : '';
-  try {
-    if (typeof item !== 'object' || item === null) throw validationError('Each search must be an object with a query.');
-    const merged: BulkSearchFields = { ...defaults };
-    for (const [k, v] of Object.entries(item)) if (v !== undefined && k !== 'search_id' && k !== 'query') (merged as Record<string, unknown>)[k] = v;
-    const pageSize = merged.page_size ?? BULK_DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BULK_MAX_PAGE_SIZE) {
-      throw validationError(`page_size must be an integer from 1 to ${BULK_MAX_PAGE_SIZE} (got ${String(merged.page_size)}).`);
-    }
-    const result = searchConcepts(store, policy, {
-      query,
-      filters: filtersFrom(merged),
-      page: 1,
-      pageSize,
-      includeSynonyms: merged.include_synonyms === true,
-      exactMatch: merged.exact_match === true,
-      countTotal: merged.include_total === true,
-    });
-    return {
-      search_id: searchId,
-      query,
-      status: 'completed',
-      results: result.items,
-      total_results: result.total ?? undefined,
-      duration: Number(process.hrtime.bigint() - started) / 1e6,
-    };
-  } catch (err) {
-    if (!(err instanceof ServiceError)) throw err;
-    return {
-      search_id: searchId,
-      query,
-      status: 'failed',
-      results: [],
-      error: err.message,
-      error_code: err.code,
-      duration: Number(process.hrtime.bigint() - started) / 1e6,
-    };
+/** The search request of one bulk item, or the validation error that fails it. */
+function requestOf(item: BulkSearchItem, defaults: BulkSearchFields): KeywordSearchRequest {
+  if (typeof item !== 'object' || item === null) throw validationError('Each search must be an object with a query.');
+  const merged: BulkSearchFields = { ...defaults };
+  for (const [k, v] of Object.entries(item)) if (v !== undefined && k !== 'search_id' && k !== 'query') (merged as Record<string, unknown>)[k] = v;
+  const pageSize = merged.page_size ?? BULK_DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BULK_MAX_PAGE_SIZE) {
+    throw validationError(`page_size must be an integer from 1 to ${BULK_MAX_PAGE_SIZE} (got ${String(merged.page_size)}).`);
   }
+  return {
+    query: typeof item.query === 'string' ? item.query : '',
+    filters: filtersFrom(merged),
+    page: 1,
+    pageSize,
+    includeSynonyms: merged.include_synonyms === true,
+    exactMatch: merged.exact_match === true,
+    countTotal: merged.include_total === true,
+  };
 }
 
-export function bulkSearch(
-  store: ReleaseStore,
-  policy: AccessPolicy,
-  body: { searches?: BulkSearchItem[]; defaults?: BulkSearchFields },
-): BulkSearchOutcome[] {
+export interface BulkSearchBody {
+  searches?: BulkSearchItem[];
+  defaults?: BulkSearchFields;
+}
+
+/** 400 unless `searches` holds 1–BULK_MAX_SEARCHES searches. */
+export function checkBulkBody(body: BulkSearchBody): BulkSearchItem[] {
   const searches = body.searches;
   if (!Array.isArray(searches) || searches.length < 1 || searches.length > BULK_MAX_SEARCHES) {
     throw validationError(`'searches' must be an array of 1 to ${BULK_MAX_SEARCHES} searches.`, { parameter: 'searches' });
   }
+  return searches;
+}
+
+/**
+ * Runs a bulk search in this thread. `firstIndex` is the position of `searches[0]` in the whole
+ * request (for default search ids when a request is split between threads, see bulk-search-pool.ts).
+ */
+export function bulkSearch(store: ReleaseStore, policy: AccessPolicy, body: BulkSearchBody, firstIndex = 0): BulkSearchOutcome[] {
+  const searches = checkBulkBody(body);
   const defaults = body.defaults ?? {};
-  return searches.map((item, i) => runOne(store, policy, item, defaults, i));
+  const requests: Array<KeywordSearchRequest | ServiceError> = searches.map((item) => {
+    try {
+      return requestOf(item, defaults);
+    } catch (err) {
+      if (err instanceof ServiceError) return err;
+      throw err;
+    }
+  });
+  const valid = requests.flatMap((r, i) => (r instanceof ServiceError ? [] : [{ i, request: r }]));
+  const batch = searchConceptsBatch(
+    store,
+    policy,
+    valid.map((v) => v.request),
+  );
+  const outcomes = new Map(valid.map((v, k) => [v.i, batch[k]!]));
+  return searches.map((item, i) => {
+    const searchId = item?.search_id === undefined || item?.search_id === null ? String(firstIndex + i + 1) : String(item.search_id);
+    const query = typeof item?.query === 'string' ? item.query : '';
+    const outcome = outcomes.get(i);
+    const error = outcome ? outcome.error : (requests[i] as ServiceError);
+    if (error || !outcome?.result) {
+      return { search_id: searchId, query, status: 'failed', results: [], error: error?.message, error_code: error?.code, duration: outcome?.ms ?? 0 };
+    }
+    return {
+      search_id: searchId,
+      query,
+      status: 'completed',
+      results: outcome.result.items,
+      total_results: outcome.result.total ?? undefined,
+      duration: outcome.ms,
+    };
+  });
 }

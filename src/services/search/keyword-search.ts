@@ -1,13 +1,14 @@
 /**
  * Keyword search (E4): validation → rule-1 identifiers → exact tiers → one ranked stream per rank
  * group and text tier → one page. Ranking definitions live in ./ranking.ts; this module only puts
- * the pieces in that order.
+ * the pieces in that order. A search runs in three phases (prepare, rank the page, read its
+ * concepts) so that a batch of searches (bulk search) can share the index reads of phases 2 and 3.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { ServiceError } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import type { IndexFilter, IndexedTier, SearchHit, SearchStore, TextStreamQuery } from '../../store/search-store.js';
+import type { ExactLookupRequest, ExactLookups, IndexFilter, IndexedTier, SearchHit, SearchStore, TextStream, TextStreamQuery } from '../../store/search-store.js';
 import { asConceptId, codeShapeVocabulary } from './code-shapes.js';
 import { assemblePage, countAll, ListSource, MergedSource, type RankSource } from './page-assembly.js';
 import { parseQuery, type ParsedQuery, type QueryPhrasing, type QueryRules } from './query-parser.js';
@@ -97,7 +98,11 @@ const TIER_NAMES: Record<number, IndexedTier> = {
  * stops as soon as it has found the band's last match (instead of reading a long doclist to its end).
  */
 class BandBudget {
-  constructor(private readonly remaining: Map<number, number>) {}
+  constructor(
+    private readonly remaining: Map<number, number>,
+    /** How many rule-1 identifier matches are also textual matches (counted in the bands already). */
+    readonly textualIdentifiers: number,
+  ) {}
   get(band: number): number | undefined {
     return this.remaining.get(band);
   }
@@ -107,13 +112,35 @@ class BandBudget {
   }
 }
 
+/** Each band's budget: its textual matches (`known`) minus those rule 1 and the exact tiers placed. */
+function textBudget(
+  search: SearchStore,
+  parsed: ParsedQuery,
+  known: Map<number, number>,
+  identifierRanks: readonly number[],
+  exact: { names: SearchHit[]; synonyms: SearchHit[] },
+): BandBudget {
+  const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
+  const remaining = new Map(known);
+  for (const rank of [...textual, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)]) {
+    const band = bandOfRank(rank);
+    if (remaining.has(band)) remaining.set(band, Math.max(0, remaining.get(band)! - 1));
+  }
+  return new BandBudget(remaining, textual.size);
+}
+
 class StreamSource implements RankSource {
   private known: number | undefined;
+  private resolved: TextStream | undefined;
   constructor(
     private readonly store: SearchStore,
     private readonly query: TextStreamQuery,
     private readonly budget: BandBudget | undefined,
   ) {}
+
+  private get stream(): TextStream {
+    return (this.resolved ??= this.store.textStream(this.query));
+  }
 
   private settle(n: number): void {
     if (this.known !== undefined) return;
@@ -129,7 +156,7 @@ class StreamSource implements RankSource {
       return 0;
     }
     const bound = remaining === undefined ? cap : cap === undefined ? remaining : Math.min(cap, remaining);
-    const n = this.store.countText(this.query, bound);
+    const n = this.stream.count(bound);
     if (bound === undefined || n < bound || bound === remaining) this.settle(n);
     return n;
   }
@@ -143,9 +170,9 @@ class StreamSource implements RankSource {
       if (remaining !== undefined && offset >= remaining) this.settle(remaining);
       return [];
     }
-    const ranks = this.store.textRanks(this.query, offset, bounded);
+    const ranks = this.stream.ranks(offset, bounded);
     if (ranks.length < bounded || (remaining !== undefined && offset + ranks.length === remaining)) {
-      if (offset === 0 && this.known === undefined) this.store.rememberStream(this.query, ranks);
+      if (offset === 0 && this.known === undefined) this.stream.remember(ranks);
       this.settle(offset + ranks.length);
     }
     return ranks;
@@ -157,6 +184,7 @@ const byOrd = (a: SearchHit, b: SearchHit) => ordOfRank(a.rank) - ordOfRank(b.ra
 /** Rule 1: the authoritative identifier match, its Maps to targets, then every other id/code match. */
 function identifierTiers(
   store: SearchStore,
+  lookups: ExactLookups,
   parsed: ParsedQuery,
   filters: SearchFilters,
   filter: IndexFilter,
@@ -167,7 +195,7 @@ function identifierTiers(
   if (parsed.abbreviation) return tiers;
   const code = parsed.text;
   const conceptId = asConceptId(code);
-  const matches = store.identifierMatches(code, conceptId, IDENTIFIER_LIMIT).filter((h) => conceptPasses(h.concept, filter, includeInvalid));
+  const matches = lookups.identifierMatches(code, conceptId, IDENTIFIER_LIMIT).filter((h) => conceptPasses(h.concept, filter, includeInvalid));
   if (matches.length === 0) return tiers;
   const codeMatches = matches.filter((h) => h.concept.concept_code.toLowerCase() === code.toLowerCase());
   const authorityVocabulary = filters.vocabularyIds?.length
@@ -206,6 +234,21 @@ function identifierTiers(
   return tiers;
 }
 
+/** The exact-key and word-set hashes a query's synonyms are looked up by (exact tier T1). */
+function synonymHashesOf(parsed: ParsedQuery): number[] {
+  return parsed.phrasings.flatMap((p) => [exactKeyHash(p.text), ...(p.wordSetKey ? [wordSetHash(p.wordSetKey)] : [])]);
+}
+
+/** What the exact lookups of a query will ask for (so a batch of searches can fetch them together). */
+function exactLookupRequest(parsed: ParsedQuery): ExactLookupRequest {
+  return {
+    code: parsed.abbreviation ? undefined : parsed.text,
+    conceptId: parsed.abbreviation ? undefined : asConceptId(parsed.text),
+    nameHashes: parsed.phrasings.map((p) => exactKeyHash(p.text)),
+    synonymHashes: synonymHashesOf(parsed),
+  };
+}
+
 function synonymMatchesPhrasing(synonym: string, p: QueryPhrasing): boolean {
   if (exactKey(synonym) === p.exactKey) return true;
   if (!p.wordSetKey) return false;
@@ -216,6 +259,7 @@ function synonymMatchesPhrasing(synonym: string, p: QueryPhrasing): boolean {
 /** Exact tiers (T0 exact name, T1 exact / word-set synonym), verified against the stored text. */
 function exactTiers(
   store: SearchStore,
+  lookups: ExactLookups,
   parsed: ParsedQuery,
   filter: IndexFilter,
   includeInvalid: boolean,
@@ -224,15 +268,14 @@ function exactTiers(
   const names: SearchHit[] = [];
   const seen = new Set<number>(taken);
   for (const p of parsed.phrasings) {
-    for (const h of store.nameKeyMatches(exactKeyHash(p.text), EXACT_LIMIT)) {
+    for (const h of lookups.nameKeyMatches(exactKeyHash(p.text), EXACT_LIMIT)) {
       if (seen.has(h.rank) || exactKey(h.concept.concept_name) !== p.exactKey || !conceptPasses(h.concept, filter, includeInvalid)) continue;
       seen.add(h.rank);
       names.push(h);
     }
   }
-  const hashes = parsed.phrasings.flatMap((p) => [exactKeyHash(p.text), ...(p.wordSetKey ? [wordSetHash(p.wordSetKey)] : [])]);
-  const candidates = store
-    .synonymKeyMatches(hashes, EXACT_LIMIT)
+  const candidates = lookups
+    .synonymKeyMatches(synonymHashesOf(parsed), EXACT_LIMIT)
     .filter((h) => !seen.has(h.rank) && conceptPasses(h.concept, filter, includeInvalid));
   const synonymLists = store.synonymsOf(candidates.map((h) => h.concept.concept_id));
   const synonyms = candidates.filter((h) =>
@@ -329,36 +372,143 @@ function rememberResult(search: SearchStore, key: string, result: KeywordSearchR
 }
 
 export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
-  const search = requireSearchIndex(store);
-  if (!RESULT_CACHE_ENABLED) return runSearch(search, policy, request);
-  const cacheKey = JSON.stringify([request, policy.hiddenVocabularies().sort()]);
-  const cached = cachedResult(search, cacheKey);
-  if (cached) return cached;
-  const result = runSearch(search, policy, request);
-  rememberResult(search, cacheKey, result);
-  return result;
+  const [outcome] = searchConceptsBatch(store, policy, [request]);
+  if (outcome!.error) throw outcome!.error;
+  return outcome!.result!;
 }
 
-function runSearch(search: SearchStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
+/** One search of a batch: its result or the error it failed with, and the milliseconds it took. */
+export interface BatchSearchOutcome {
+  result?: KeywordSearchResult;
+  error?: ServiceError;
+  /** Time spent on this search alone plus an equal share of the batch's shared index reads. */
+  ms: number;
+}
+
+/**
+ * Several keyword searches at once (bulk search); each succeeds or fails alone. The searches share
+ * their index round trips: the exact lookups (identifiers, exact names and synonyms) of all of them
+ * are fetched together first, and the concepts of all their pages together last, so a batch of n
+ * costs much less than n single searches.
+ */
+export function searchConceptsBatch(store: ReleaseStore, policy: AccessPolicy, requests: readonly KeywordSearchRequest[]): BatchSearchOutcome[] {
+  const search = requireSearchIndex(store);
+  const outcomes: BatchSearchOutcome[] = requests.map(() => ({ ms: 0 }));
+  const hidden = policy.hiddenVocabularies().sort();
+  const cacheKeys = requests.map((r) => (RESULT_CACHE_ENABLED ? JSON.stringify([r, hidden]) : ''));
+  let clock = process.hrtime.bigint();
+  /** Milliseconds since the last call (charged to one search, or shared). */
+  const lap = () => {
+    const now = process.hrtime.bigint();
+    const ms = Number(now - clock) / 1e6;
+    clock = now;
+    return ms;
+  };
+  const fail = (i: number, err: unknown) => {
+    if (!(err instanceof ServiceError)) throw err;
+    outcomes[i]!.error = err;
+  };
+  // 1. cached results, then parse and validate the rest
+  const prepared: Array<{ index: number; search: PreparedSearch }> = [];
+  requests.forEach((request, i) => {
+    const cached = RESULT_CACHE_ENABLED ? cachedResult(search, cacheKeys[i]!) : undefined;
+    if (cached) outcomes[i]!.result = cached;
+    else {
+      try {
+        prepared.push({ index: i, search: prepareSearch(policy, request) });
+      } catch (err) {
+        fail(i, err);
+      }
+    }
+    outcomes[i]!.ms += lap();
+  });
+  // 2. the exact lookups of every search together, then each search's ranked page
+  const lookups = search.exactLookups(prepared.map((p) => exactLookupRequest(p.search.parsed)));
+  let shared = lap();
+  const ranked: Array<{ index: number; page: RankedPage }> = [];
+  for (const p of prepared) {
+    try {
+      ranked.push({ index: p.index, page: rankPage(search, lookups, p.search) });
+    } catch (err) {
+      fail(p.index, err);
+    }
+    outcomes[p.index]!.ms += lap();
+  }
+  // 3. the concepts of every page together, then each result
+  const missing = new Set<number>();
+  for (const r of ranked) for (const placed of r.page.window) if (!r.page.conceptsByRank.has(placed.rank)) missing.add(placed.rank);
+  const fetched = new Map<number, ConceptRecord>();
+  for (const h of search.hitsByRank([...missing])) fetched.set(h.rank, h.concept);
+  shared += lap();
+  for (const r of ranked) {
+    const result = materialise(search, r.page, fetched);
+    outcomes[r.index]!.result = result;
+    if (RESULT_CACHE_ENABLED) rememberResult(search, cacheKeys[r.index]!, result);
+    outcomes[r.index]!.ms += lap();
+  }
+  for (const p of prepared) outcomes[p.index]!.ms += shared / prepared.length;
+  return outcomes;
+}
+
+/** A validated request: its parsed query, filters and rank groups. */
+interface PreparedSearch {
+  request: KeywordSearchRequest;
+  parsed: ParsedQuery;
+  filters: SearchFilters;
+  filter: IndexFilter;
+  includeInvalid: boolean;
+  page: number;
+  pageSize: number;
+  minScore: number | undefined;
+  sortBy: SortBy;
+  groups: RankGroup[];
+  groupOfBand: Map<number, RankGroup>;
+}
+
+function prepareSearch(policy: AccessPolicy, request: KeywordSearchRequest): PreparedSearch {
   const parsed = parseQuery(request.query, request.queryRules);
   const filters = request.filters ?? {};
   const filter = indexFilterFor(filters, policy);
   const includeInvalid = filters.includeInvalid ?? false;
-  const page = request.page ?? 1;
-  const pageSize = request.pageSize ?? 20;
-  const minScore = request.minScore !== undefined && request.minScore > 0 ? request.minScore : undefined;
-  const sortBy = request.sortBy ?? 'relevance';
   const groups = rankGroups({ demotion: demotionApplies(filters), includeInvalid })
     .map((g) => ({ ...g, bands: g.bands.filter((b) => bandCanMatch(b, filter)) }))
     .filter((g) => g.bands.length > 0);
   const groupOfBand = new Map<number, RankGroup>();
   for (const g of groups) for (const b of g.bands) groupOfBand.set(b, g);
+  return {
+    request,
+    parsed,
+    filters,
+    filter,
+    includeInvalid,
+    page: request.page ?? 1,
+    pageSize: request.pageSize ?? 20,
+    minScore: request.minScore !== undefined && request.minScore > 0 ? request.minScore : undefined,
+    sortBy: request.sortBy ?? 'relevance',
+    groups,
+    groupOfBand,
+  };
+}
+
+/** A search's page as placed ranks (before the concepts are read), with what is already known. */
+interface RankedPage {
+  prepared: PreparedSearch;
+  window: Array<{ rank: number; placement: Placement }>;
+  conceptsByRank: Map<number, ConceptRecord>;
+  total: number | null;
+  sorter: ((a: ConceptSearchRecord, b: ConceptSearchRecord) => number) | undefined;
+  offset: number;
+  limit: number;
+}
+
+function rankPage(search: SearchStore, lookups: ExactLookups, prepared: PreparedSearch): RankedPage {
+  const { request, parsed, filters, filter, includeInvalid, minScore, sortBy, groups, groupOfBand, page, pageSize } = prepared;
 
   // Rule 1, then the exact tiers; everything placed there is excluded from the streams.
-  const identifiers = identifierTiers(search, parsed, filters, filter);
+  const identifiers = identifierTiers(search, lookups, parsed, filters, filter);
   const taken = new Set<number>();
   for (const hits of identifiers.values()) for (const h of hits) taken.add(h.rank);
-  const exact = exactTiers(search, parsed, filter, includeInvalid, taken);
+  const exact = exactTiers(search, lookups, parsed, filter, includeInvalid, taken);
   const conceptsByRank = new Map<number, ConceptRecord>();
   for (const hits of identifiers.values()) for (const h of hits) conceptsByRank.set(h.rank, h.concept);
   for (const h of [...exact.names, ...exact.synonyms]) conceptsByRank.set(h.rank, h.concept);
@@ -372,14 +522,8 @@ function runSearch(search: SearchStore, policy: AccessPolicy, request: KeywordSe
   let budget: BandBudget | undefined;
   if (request.countTotal !== false && !request.exactMatch && minScore === undefined) {
     unionByBand = search.countAnyText(parsed.phrasings, groups.flatMap((g) => g.bands), filter);
-    const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
-    identifiersNotTextual = identifierRanks.filter((r) => !textual.has(r)).length;
-    const remaining = new Map(unionByBand);
-    for (const rank of [...textual, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)]) {
-      const band = bandOfRank(rank);
-      if (remaining.has(band)) remaining.set(band, Math.max(0, remaining.get(band)! - 1));
-    }
-    budget = new BandBudget(remaining);
+    budget = textBudget(search, parsed, unionByBand, identifierRanks, exact);
+    identifiersNotTextual = identifierRanks.length - budget.textualIdentifiers;
   }
   const sources: Array<{ source: RankSource; placement: Placement }> = [];
   for (const tier of [IdentifierTier.Authoritative, IdentifierTier.MapsToTarget, IdentifierTier.OtherIdentifier]) {
@@ -435,12 +579,18 @@ function runSearch(search: SearchStore, policy: AccessPolicy, request: KeywordSe
   const offset = request.window?.offset ?? (page - 1) * pageSize;
   const limit = request.window?.limit ?? pageSize;
   const window = sorter ? assemblePage(sources, 0, Math.min(SORT_WINDOW, total ?? SORT_WINDOW)) : assemblePage(sources, offset, limit);
-  const missing = window.filter((p) => !conceptsByRank.has(p.rank)).map((p) => p.rank);
-  for (const h of search.hitsByRank(missing)) conceptsByRank.set(h.rank, h.concept);
+  return { prepared, window, conceptsByRank, total, sorter, offset, limit };
+}
+
+/** The result records of a ranked page; `fetched` holds concepts read for it (and possibly for others). */
+function materialise(search: SearchStore, ranked: RankedPage, fetched: ReadonlyMap<number, ConceptRecord>): KeywordSearchResult {
+  const { prepared, window, conceptsByRank, total, sorter, offset, limit } = ranked;
+  const { request, parsed, filters, minScore, sortBy, page, pageSize } = prepared;
+  const conceptOf = (rank: number) => conceptsByRank.get(rank) ?? fetched.get(rank);
   let items = window
-    .filter((p) => conceptsByRank.has(p.rank))
+    .filter((p) => conceptOf(p.rank) !== undefined)
     .map((p) => {
-      const concept = conceptsByRank.get(p.rank)!;
+      const concept = conceptOf(p.rank)!;
       return toRecord(concept, scoreOf(p.placement, concept), matchTypeOf(p.placement, concept, parsed));
     });
   if (sorter) {

@@ -11,8 +11,16 @@ export function openSqliteRelease(build: ReleaseBuild): ReleaseStore {
   const db = new Database(build.storePath, { readonly: true, fileMustExist: true });
   try {
     db.pragma('query_only = ON');
+    // A published store never changes, so the connection takes its shared lock once and keeps it:
+    // in the default mode SQLite locks, unlocks and checks for a journal on every statement (8
+    // system calls; measured 10.3 µs → 0.72 µs per primary-key lookup). Other readers are unaffected
+    // (shared locks), and nothing ever writes a published store.
+    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('cache_size = -65536'); // 64 MiB page cache per release
-    db.pragma('mmap_size = 1073741824');
+    // No memory mapping: measured at full size, a 1 GiB map made bulk search 20 % slower once a
+    // varied workload had touched it (page faults, TLB misses) and put up to 1 GiB of the file in the
+    // server's RSS, for 1–2 µs gained per cold lookup. Pages come from the OS page cache instead.
+    db.pragma('mmap_size = 0');
     const row = db.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     const version = row ? Number(row.value) : NaN;
     if (version !== STORE_SCHEMA_VERSION) {

@@ -5,12 +5,30 @@
 import type Database from 'better-sqlite3';
 import { BAND_COUNT, ORD_SPAN } from '../../services/search/ranking.js';
 import type { SynonymRecord } from '../records.js';
-import type { BrowseRequest, IndexedTier, IndexFilter, SearchHit, SearchStore, TextPhrasing, TextStreamQuery } from '../search-store.js';
+import type {
+  BrowseRequest,
+  ExactLookupRequest,
+  ExactLookups,
+  IndexedTier,
+  IndexFilter,
+  SearchHit,
+  SearchStore,
+  TextPhrasing,
+  TextStream,
+  TextStreamQuery,
+} from '../search-store.js';
 import type { ConceptRecord } from '../records.js';
 import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
 
-/** Format of the search tables (written by src/importer/build-search-index.ts); a mismatch disables search. */
-export const SEARCH_INDEX_VERSION = 1;
+/**
+ * Format of the search tables (written by src/importer/build-search-index.ts). Version 2 added the
+ * per-word band masks (search_word.bands); version 1 indexes are still read (every band is then
+ * assumed possible). Any other version disables search for that release.
+ */
+export const SEARCH_INDEX_VERSION = 2;
+const READABLE_INDEX_VERSIONS: ReadonlySet<number> = new Set([1, 2]);
+/** Every band (the mask of a word when the index has no band masks). */
+const ALL_BANDS = 2 ** BAND_COUNT - 1;
 
 /** Prefix of the filter tags stored in the `tags` column (no real word starts with it in practice). */
 export const TAG_PREFIX = 'zzzt';
@@ -28,6 +46,8 @@ const STREAM_CACHE_MAX_ITEMS = 256;
 const UNION_SPLIT_MAX_WORDS = 3;
 /** Prefix expansion of a 1–2 character last word (autocomplete) looks at most this many words. */
 const SHORT_PREFIX_SCAN = 5000;
+/** Lists of up to this many values are bound as `IN (?, ?, …)`; longer ones go through json_each. */
+const MAX_BOUND_LIST = 64;
 
 const QUALIFIED = CONCEPT_COLUMNS.split(', ')
   .map((c) => `c.${c}`)
@@ -63,29 +83,161 @@ interface CountEntry {
   exact: boolean;
 }
 
+/** A tier's full-text expression in one band (with filters). */
+interface TierExpression {
+  /** '' when the tier is empty in the band. */
+  match: string;
+  /** Short stand-in for `match` in cache keys (hashing a long expression on every read is not free). */
+  id: number;
+}
+
+/** The tier expressions one search has used, and the cache-key part its phrasings and filter make. */
+interface SearchExpressions {
+  key: string;
+  tiers: Map<string, TierExpression>;
+}
+
+/** An indexed word a query word may match, and the bands it occurs in (bit b = band b). */
+interface Alternative {
+  word: string;
+  bands: number;
+}
+
+/** Widening levels of a required word: the word (W), or a word it starts (PF), or contains (F). */
+type Level = 'W' | 'PF' | 'F';
+
+/** One band's stream of one tier for one search, resolved once (see SearchStore.textStream). */
+class SqliteTextStream implements TextStream {
+  constructor(
+    private readonly store: SqliteSearchStore,
+    readonly band: number,
+    readonly table: string,
+    readonly match: string,
+    readonly exclude: string,
+    readonly ordLimit: number,
+    /** Cache key of this stream's counts and contents. */
+    readonly key: string,
+  ) {}
+  count(cap?: number): number {
+    return this.store.countStream(this, cap);
+  }
+  ranks(offset: number, limit: number): number[] {
+    return this.store.streamRanks(this, offset, limit);
+  }
+  remember(ranks: readonly number[]): void {
+    this.store.rememberComplete(this.key, ranks);
+  }
+}
+
+const EMPTY_STREAM: TextStream = { count: () => 0, ranks: () => [], remember: () => {} };
+
+/** SQLite's NOCASE folds ASCII letters only; codes are grouped the same way. */
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * ExactLookups for a batch of searches: every code, concept id, name hash and synonym hash the
+ * batch announced is fetched by one statement per kind up front; the answers then come from memory.
+ */
+class PrefetchedExactLookups implements ExactLookups {
+  private readonly byCode: Map<string | number, SearchHit[]>;
+  private readonly byId: Map<string | number, SearchHit[]>;
+  private readonly byName: Map<string | number, SearchHit[]>;
+  private readonly bySynonym: Map<string | number, SearchHit[]>;
+  private readonly codes: Set<string>;
+  private readonly ids: Set<number>;
+  private readonly names: Set<number>;
+  private readonly synonyms: Set<number>;
+
+  constructor(
+    private readonly store: SqliteSearchStore,
+    requests: readonly ExactLookupRequest[],
+  ) {
+    const codes = new Map<string, string>();
+    for (const r of requests) if (r.code !== undefined) codes.set(asciiLower(r.code), r.code);
+    this.codes = new Set(codes.keys());
+    this.ids = new Set(requests.flatMap((r) => (r.conceptId === undefined ? [] : [r.conceptId])));
+    this.names = new Set(requests.flatMap((r) => r.nameHashes));
+    this.synonyms = new Set(requests.flatMap((r) => r.synonymHashes));
+    this.byCode = store.groupedHits(
+      (list) => `SELECT c.concept_code AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
+                  WHERE c.concept_code COLLATE NOCASE IN ${list}`,
+      [...codes.values()],
+      (row) => asciiLower(String(row.key)),
+    );
+    this.byId = store.groupedHits(
+      (list) => `SELECT c.concept_id AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
+                  WHERE c.concept_id IN ${list}`,
+      [...this.ids],
+      (row) => Number(row.key),
+    );
+    this.byName = store.groupedHits(
+      (list) => `SELECT s.name_hash AS key, s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
+                  WHERE s.name_hash IN ${list}`,
+      [...this.names],
+      (row) => Number(row.key),
+    );
+    this.bySynonym = store.groupedHits(
+      (list) => `SELECT k.key_hash AS key, s.rank AS rank, ${QUALIFIED}
+                   FROM search_synonym_key k JOIN search_concept s ON s.rank = k.rank JOIN concept c ON c.concept_id = s.concept_id
+                  WHERE k.key_hash IN ${list}`,
+      [...this.synonyms],
+      (row) => Number(row.key),
+    );
+  }
+
+  identifierMatches(code: string, conceptId: number | undefined, limit: number): SearchHit[] {
+    const key = asciiLower(code);
+    if (!this.codes.has(key) || (conceptId !== undefined && !this.ids.has(conceptId))) return this.store.identifierMatches(code, conceptId, limit);
+    const hits = (this.byCode.get(key) ?? []).slice(0, limit);
+    if (conceptId !== undefined && !hits.some((h) => h.concept.concept_id === conceptId)) hits.unshift(...(this.byId.get(conceptId) ?? []));
+    return hits;
+  }
+
+  nameKeyMatches(hash: number, limit: number): SearchHit[] {
+    if (!this.names.has(hash)) return this.store.nameKeyMatches(hash, limit);
+    return (this.byName.get(hash) ?? []).slice(0, limit);
+  }
+
+  synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[] {
+    if (!hashes.every((h) => this.synonyms.has(h))) return this.store.synonymKeyMatches(hashes, limit);
+    const seen = new Set<number>();
+    const hits: SearchHit[] = [];
+    for (const h of hashes) for (const hit of this.bySynonym.get(h) ?? []) if (!seen.has(hit.rank)) (seen.add(hit.rank), hits.push(hit));
+    return hits.sort((a, b) => a.rank - b.rank).slice(0, limit);
+  }
+}
+
 export class SqliteSearchStore implements SearchStore {
   readonly available: boolean;
+  private readonly bandMasks: boolean;
   private readonly bucketStarts: number[] = [];
   private readonly bandSizes: number[] = new Array<number>(BAND_COUNT).fill(0);
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly expansions = new Lru<string[]>(4096);
+  private readonly expansions = new Lru<Alternative[]>(4096);
+  private readonly wordBands = new Lru<number>(20000);
   private readonly counts = new Lru<CountEntry>(20000);
-  /** Filtered FTS5 expressions by (phrasings, tier, prefix flag, filter); '' = empty tier. */
-  private readonly expressions = new Lru<string>(10000);
+  /** Tier expressions by (phrasings, tier, prefix flag, filter). */
+  private readonly expressions = new Lru<TierExpression>(10000);
+  private nextExpressionId = 1;
+  /** Per search (its phrasings and filter objects), the tier expressions it has used. */
+  private readonly searchExpressions = new WeakMap<object, WeakMap<object, SearchExpressions>>();
   /** countAnyText results by query and filter. */
   private readonly unionCounts = new Lru<Map<number, number>>(5000);
   /** Complete contents of small streams (at most STREAM_CACHE_MAX_ITEMS ranks), keyed like `counts`. */
   private readonly streams = new Lru<number[]>(10000);
-  /** Counts computed when the index was built (frequent one-word queries), keyed like `counts`. */
+  /** Counts computed when the index was built (frequent one-word queries), keyed by countKey(). */
   private readonly storedCount: Database.Statement | null;
 
   constructor(private readonly db: Database.Database) {
     let available = false;
+    let bandMasks = false;
     try {
       const rows = db.prepare('SELECT key, value FROM search_index_meta').all() as Array<{ key: string; value: string }>;
       const meta = new Map(rows.map((r) => [r.key, r.value]));
-      if (Number(meta.get('version')) === SEARCH_INDEX_VERSION) {
+      const version = Number(meta.get('version'));
+      if (READABLE_INDEX_VERSIONS.has(version)) {
         available = true;
+        bandMasks = version >= 2;
         this.bucketStarts = JSON.parse(meta.get('bucket_starts') ?? '[]') as number[];
         this.bandSizes = JSON.parse(meta.get('band_sizes') ?? '[]') as number[];
       }
@@ -93,6 +245,7 @@ export class SqliteSearchStore implements SearchStore {
       available = false;
     }
     this.available = available;
+    this.bandMasks = bandMasks;
     let storedCount: Database.Statement | null = null;
     try {
       storedCount = available ? db.prepare('SELECT value FROM search_count WHERE key = ?').pluck() : null;
@@ -109,6 +262,15 @@ export class SqliteSearchStore implements SearchStore {
       this.statements.set(sql, s);
     }
     return s;
+  }
+
+  /**
+   * `column IN (…)` for a list of values: bound parameters for short lists (one cached statement per
+   * length), json_each for long ones. Returns the SQL fragment and the parameters to bind.
+   */
+  private inList(column: string, values: readonly number[]): { sql: string; params: unknown[] } {
+    if (values.length <= MAX_BOUND_LIST) return { sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: [...values] };
+    return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
   }
 
   bucketStartOrds(): readonly number[] {
@@ -131,6 +293,28 @@ export class SqliteSearchStore implements SearchStore {
       rows.unshift(...byId);
     }
     return this.hits(rows);
+  }
+
+  exactLookups(requests: readonly ExactLookupRequest[]): ExactLookups {
+    return new PrefetchedExactLookups(this, requests);
+  }
+
+  /** Rows of `sql` (which selects `key`, rank and the concept columns) for each of `keys`, grouped by key in rank order. */
+  groupedHits(sql: (inList: string) => string, keys: readonly (string | number)[], keyOf: (row: Row & { key: string | number }) => string | number): Map<string | number, SearchHit[]> {
+    const out = new Map<string | number, SearchHit[]>();
+    if (keys.length === 0) return out;
+    const bound = keys.length <= MAX_BOUND_LIST;
+    const rows = this.stmt(sql(bound ? `(${keys.map(() => '?').join(', ')})` : '(SELECT value FROM json_each(?))')).all(
+      ...(bound ? keys : [JSON.stringify(keys)]),
+    ) as Array<Row & { key: string | number }>;
+    rows.sort((a, b) => a.rank - b.rank);
+    for (const row of rows) {
+      const key = keyOf(row);
+      let list = out.get(key);
+      if (!list) out.set(key, (list = []));
+      list.push({ rank: row.rank, concept: toConceptRecord(row) });
+    }
+    return out;
   }
 
   mapsToTargets(conceptId: number): SearchHit[] {
@@ -156,22 +340,24 @@ export class SqliteSearchStore implements SearchStore {
 
   synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[] {
     if (hashes.length === 0) return [];
+    const list = this.inList('k.key_hash', [...new Set(hashes)]);
     return this.hits(
       this.stmt(
         `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
-          WHERE s.rank IN (SELECT DISTINCT k.rank FROM search_synonym_key k WHERE k.key_hash IN (SELECT value FROM json_each(?)))
+          WHERE s.rank IN (SELECT DISTINCT k.rank FROM search_synonym_key k WHERE ${list.sql})
           ORDER BY s.rank LIMIT ?`,
-      ).all(JSON.stringify(hashes), limit) as Row[],
+      ).all(...list.params, limit) as Row[],
     );
   }
 
   synonymsOf(conceptIds: readonly number[]): Map<number, SynonymRecord[]> {
     const out = new Map<number, SynonymRecord[]>();
     if (conceptIds.length === 0) return out;
+    const list = this.inList('concept_id', conceptIds);
     const rows = this.stmt(
       `SELECT concept_id, concept_synonym_name, language_concept_id FROM concept_synonym
-        WHERE concept_id IN (SELECT value FROM json_each(?)) ORDER BY concept_id, rowid`,
-    ).all(JSON.stringify(conceptIds)) as Array<SynonymRecord & { concept_id: number }>;
+        WHERE ${list.sql} ORDER BY concept_id, rowid`,
+    ).all(...list.params) as Array<SynonymRecord & { concept_id: number }>;
     for (const r of rows) {
       let list = out.get(r.concept_id);
       if (!list) out.set(r.concept_id, (list = []));
@@ -182,10 +368,10 @@ export class SqliteSearchStore implements SearchStore {
 
   hitsByRank(ranks: readonly number[]): SearchHit[] {
     if (ranks.length === 0) return [];
+    const list = this.inList('s.rank', ranks);
     const rows = this.stmt(
-      `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
-        WHERE s.rank IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(ranks)) as Row[];
+      `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id WHERE ${list.sql}`,
+    ).all(...list.params) as Row[];
     const byRank = new Map(rows.map((r) => [r.rank, r]));
     const out: SearchHit[] = [];
     for (const rank of ranks) {
@@ -197,61 +383,91 @@ export class SqliteSearchStore implements SearchStore {
 
   /* ------------------------------------------------------------------ full-text expressions */
 
+  /** Bands a word occurs in (0 when it is not indexed). */
+  private bandsOfWord(word: string): number {
+    if (!this.bandMasks) return ALL_BANDS;
+    let bands = this.wordBands.get(word);
+    if (bands === undefined) {
+      bands = (this.stmt('SELECT bands FROM search_word WHERE word = ?').pluck().get(word) as number | undefined) ?? 0;
+      this.wordBands.set(word, bands);
+    }
+    return bands;
+  }
+
   /**
    * Indexed words that start with (`prefix`) or contain (`substring`) a word part, most frequent
-   * first, at most FRAGMENT_EXPANSION_LIMIT, always led by the part itself.
+   * first, at most FRAGMENT_EXPANSION_LIMIT, always led by the part itself; each with its bands.
    */
-  private expand(part: string, mode: 'prefix' | 'substring'): string[] {
+  private expand(part: string, mode: 'prefix' | 'substring'): Alternative[] {
     const cacheKey = `${mode}:${part}`;
     const cached = this.expansions.get(cacheKey);
     if (cached) return cached;
-    let words: string[];
+    const columns = this.bandMasks ? 'w.word, w.bands' : `w.word, ${ALL_BANDS} AS bands`;
+    let rows: Alternative[];
     if (mode === 'substring' && part.length >= 3) {
-      words = this.stmt(
-        `SELECT w.word FROM search_word_trigram t JOIN search_word w ON w.id = t.rowid
+      rows = this.stmt(
+        `SELECT ${columns} FROM search_word_trigram t JOIN search_word w ON w.id = t.rowid
           WHERE search_word_trigram MATCH ? ORDER BY t.rowid LIMIT ?`,
-      )
-        .pluck()
-        .all(quote(part), FRAGMENT_EXPANSION_LIMIT) as string[];
+      ).all(quote(part), FRAGMENT_EXPANSION_LIMIT) as Alternative[];
     } else {
       const upper = part.slice(0, -1) + String.fromCodePoint(part.codePointAt(part.length - 1)! + 1);
-      words = this.stmt(
-        `SELECT word FROM (SELECT word, id FROM search_word WHERE word >= ? AND word < ? LIMIT ${SHORT_PREFIX_SCAN}) ORDER BY id LIMIT ?`,
-      )
-        .pluck()
-        .all(part, upper, FRAGMENT_EXPANSION_LIMIT) as string[];
+      rows = this.stmt(
+        `SELECT ${columns} FROM (SELECT * FROM search_word WHERE word >= ? AND word < ? LIMIT ${SHORT_PREFIX_SCAN}) w ORDER BY w.id LIMIT ?`,
+      ).all(part, upper, FRAGMENT_EXPANSION_LIMIT) as Alternative[];
     }
-    const result = [part, ...words.filter((w) => w !== part)];
+    const result = [{ word: part, bands: this.bandsOfWord(part) }, ...rows.filter((r) => r.word !== part)];
     this.expansions.set(cacheKey, result);
     return result;
   }
 
   /**
-   * Per phrasing, the three widenings of the required words: W (whole words), PF (word or word
-   * prefix), F (word, prefix or substring). `prefixLast`: the last word may be a prefix whatever its
-   * length (autocomplete).
+   * What a required word may match at a widening level: W the word itself, PF also words it starts
+   * (3+ characters, or the autocomplete word), F also words containing it (3+ characters). The
+   * expansions are looked up only when a level needs them.
    */
-  private widenings(p: TextPhrasing, prefixLast: boolean): { W: string; PF: string; F: string; prefixWidened: boolean; fragmentWidened: boolean } {
-    let prefixWidened = false;
-    let fragmentWidened = false;
-    const last = p.requiredTokens.length - 1;
-    const pf: string[] = [];
-    const f: string[] = [];
-    p.requiredTokens.forEach((t, i) => {
-      const lastWord = prefixLast && i === last && t === p.tokens[p.tokens.length - 1];
-      const prefixes = t.length >= 3 || lastWord ? this.expand(t, 'prefix') : [t];
-      const substrings = t.length >= 3 ? this.expand(t, 'substring') : [];
-      const fragments = [...new Set([...prefixes, ...substrings])];
-      if (prefixes.length > 1) prefixWidened = true;
-      if (fragments.length > prefixes.length) fragmentWidened = true;
-      pf.push(orOf(prefixes.map(quote)));
-      f.push(orOf(fragments.map(quote)));
-    });
-    return { W: p.requiredTokens.map(quote).join(' AND '), PF: pf.join(' AND '), F: f.join(' AND '), prefixWidened, fragmentWidened };
+  private alternatives(p: TextPhrasing, index: number, level: Level, prefixLast: boolean): Alternative[] {
+    const t = p.requiredTokens[index]!;
+    const own = { word: t, bands: this.bandsOfWord(t) };
+    if (level === 'W') return [own];
+    const lastWord = prefixLast && index === p.requiredTokens.length - 1 && t === p.tokens[p.tokens.length - 1];
+    const prefixes = t.length >= 3 || lastWord ? this.expand(t, 'prefix') : [own];
+    if (level === 'PF' || t.length < 3) return prefixes;
+    const seen = new Set(prefixes.map((a) => a.word));
+    return [...prefixes, ...this.expand(t, 'substring').filter((a) => !seen.has(a.word))];
+  }
+
+  /** Whether some required word has more alternatives at `level` than at the level below (else its tiers are empty). */
+  private widened(phrasings: readonly TextPhrasing[], level: 'PF' | 'F', prefixLast: boolean): boolean {
+    const below: Level = level === 'PF' ? 'W' : 'PF';
+    return phrasings.some((p) =>
+      p.requiredTokens.some((_, i) => this.alternatives(p, i, level, prefixLast).length > this.alternatives(p, i, below, prefixLast).length),
+    );
   }
 
   /**
-   * The FTS5 expression of a tier (without filters), or null when the tier is empty by construction.
+   * The required words at `level`, OR-ed over the phrasings, as the FTS5 expression to use in `band`
+   * (undefined: any band): alternatives that do not occur in the band are left out, since they match
+   * nothing there (so a rare word's long list of expansions shrinks to the few that occur). null when
+   * nothing in the band can match.
+   */
+  private levelExpression(phrasings: readonly TextPhrasing[], level: Level, prefixLast: boolean, band: number | undefined): string | null {
+    const bit = band === undefined ? ALL_BANDS : 1 << band;
+    const perPhrasing: string[] = [];
+    for (const p of phrasings) {
+      const words = p.requiredTokens.map((_, i) =>
+        this.alternatives(p, i, level, prefixLast)
+          .filter((a) => (a.bands & bit) !== 0)
+          .map((a) => quote(a.word)),
+      );
+      if (words.length === 0 || words.some((w) => w.length === 0)) continue;
+      perPhrasing.push(words.map(orOf).join(' AND '));
+    }
+    return perPhrasing.length ? `(${perPhrasing.map((x) => `(${x})`).join(' OR ')})` : null;
+  }
+
+  /**
+   * The FTS5 expression of a tier (without filters) for `band` (undefined: any band), or null when
+   * the tier is empty there.
    *   name_phrase    {name}: "all words in order"               (multi-word phrasings only)
    *   name_words     {name}: W           NOT name_phrase
    *   any_words      {name syn}: W       NOT {name}: W
@@ -261,35 +477,52 @@ export class SqliteSearchStore implements SearchStore {
    *   any_fragments  {name syn}: F       NOT {name}: F    NOT {name syn}: PF
    *   union          {name syn}: F
    * with W = every required word, PF = every required word as a word or word prefix, F = as a word,
-   * prefix or substring (W ⊆ PF ⊆ F), OR-ed over the phrasings.
+   * prefix or substring (W ⊆ PF ⊆ F), OR-ed over the phrasings. The prefix tiers exist only when
+   * some word has prefix expansions, the fragment tiers only when some word has fragment expansions;
+   * a NOT part that can match nothing in the band is left out.
    */
-  private tierExpression(phrasings: readonly TextPhrasing[], tier: IndexedTier | 'union', prefixLast = false): string | null {
-    const w = phrasings.map((p) => this.widenings(p, prefixLast));
-    const group = (parts: string[]) => `(${parts.map((x) => `(${x})`).join(' OR ')})`;
-    const W = group(w.map((x) => x.W));
-    const PF = group(w.map((x) => x.PF));
-    const F = group(w.map((x) => x.F));
-    const prefixWidened = w.some((x) => x.prefixWidened);
-    const fragmentWidened = w.some((x) => x.fragmentWidened);
-    const phrases = phrasings.filter((p) => p.tokens.length >= 2).map((p) => quote(p.tokens.join(' ')));
-    const P = phrases.length ? `(${phrases.join(' OR ')})` : null;
+  private tierExpression(phrasings: readonly TextPhrasing[], tier: IndexedTier | 'union', prefixLast: boolean, band: number | undefined): string | null {
+    const level = (l: Level) => this.levelExpression(phrasings, l, prefixLast, band);
+    const not = (expr: string, column: string, excluded: string | null) => (excluded === null ? expr : `(${expr}) NOT (${column}: ${excluded})`);
+    const phrase = () => {
+      const phrases = phrasings
+        .filter((p) => p.tokens.length >= 2 && this.levelExpression([p], 'W', prefixLast, band) !== null)
+        .map((p) => quote(p.tokens.join(' ')));
+      return phrases.length ? `(${phrases.join(' OR ')})` : null;
+    };
     switch (tier) {
-      case 'name_phrase':
-        return P ? `{name}: ${P}` : null;
-      case 'name_words':
-        return P ? `({name}: ${W}) NOT ({name}: ${P})` : `{name}: ${W}`;
-      case 'any_words':
-        return `({name syn}: ${W}) NOT ({name}: ${W})`;
-      case 'name_prefixes':
-        return prefixWidened ? `({name}: ${PF}) NOT ({name syn}: ${W})` : null;
-      case 'any_prefixes':
-        return prefixWidened ? `(({name syn}: ${PF}) NOT ({name}: ${PF})) NOT ({name syn}: ${W})` : null;
+      case 'name_phrase': {
+        const P = phrase();
+        return P === null ? null : `{name}: ${P}`;
+      }
+      case 'name_words': {
+        const W = level('W');
+        return W === null ? null : not(`{name}: ${W}`, '{name}', phrase());
+      }
+      case 'any_words': {
+        const W = level('W');
+        return W === null ? null : not(`{name syn}: ${W}`, '{name}', W);
+      }
+      case 'name_prefixes': {
+        const PF = this.widened(phrasings, 'PF', prefixLast) ? level('PF') : null;
+        return PF === null ? null : not(`{name}: ${PF}`, '{name syn}', level('W'));
+      }
+      case 'any_prefixes': {
+        const PF = this.widened(phrasings, 'PF', prefixLast) ? level('PF') : null;
+        return PF === null ? null : not(not(`{name syn}: ${PF}`, '{name}', PF), '{name syn}', level('W'));
+      }
       case 'name_fragments':
-        return fragmentWidened ? `({name}: ${F}) NOT ({name syn}: ${prefixWidened ? PF : W})` : null;
-      case 'any_fragments':
-        return fragmentWidened ? `(({name syn}: ${F}) NOT ({name}: ${F})) NOT ({name syn}: ${prefixWidened ? PF : W})` : null;
-      case 'union':
-        return `{name syn}: ${fragmentWidened ? F : prefixWidened ? PF : W}`;
+      case 'any_fragments': {
+        const F = this.widened(phrasings, 'F', prefixLast) ? level('F') : null;
+        if (F === null) return null;
+        const lower = level(this.widened(phrasings, 'PF', prefixLast) ? 'PF' : 'W');
+        return tier === 'name_fragments' ? not(`{name}: ${F}`, '{name syn}', lower) : not(not(`{name syn}: ${F}`, '{name}', F), '{name syn}', lower);
+      }
+      case 'union': {
+        const widest = this.widened(phrasings, 'F', prefixLast) ? 'F' : this.widened(phrasings, 'PF', prefixLast) ? 'PF' : 'W';
+        const U = level(widest);
+        return U === null ? null : `{name syn}: ${U}`;
+      }
     }
   }
 
@@ -308,31 +541,51 @@ export class SqliteSearchStore implements SearchStore {
 
   /* ------------------------------------------------------------------ streams */
 
-  private streamParts(q: TextStreamQuery): { table: string; match: string; exclude: string; ordLimit: number } | null {
-    if (!this.bandSizes[q.band]) return null;
-    const exprKey = JSON.stringify([q.phrasings, q.tier, q.prefixLastToken ?? false, q.filter]);
-    let match = this.expressions.get(exprKey);
-    if (match === undefined) {
-      const expr = this.tierExpression(q.phrasings, q.tier, q.prefixLastToken ?? false);
-      match = expr === null ? '' : this.filterExpression(expr, q.filter);
-      this.expressions.set(exprKey, match);
-    }
-    if (match === '') return null;
-    const base = q.band * ORD_SPAN;
-    const exclude = q.exclude.filter((r) => r >= base && r < base + ORD_SPAN).map((r) => r - base);
-    return {
-      table: textTableName(q.band),
-      match,
-      exclude: exclude.length ? JSON.stringify(exclude.sort((a, b) => a - b)) : '[]',
-      ordLimit: q.ordLimit ?? ORD_SPAN,
-    };
+  /**
+   * The tier expressions of one search. Every stream of a search shares its phrasings and filter
+   * objects, so they are found by object identity; the shared cache is keyed by their JSON, made
+   * once per search.
+   */
+  private expressionsOf(q: TextStreamQuery): SearchExpressions {
+    let byFilter = this.searchExpressions.get(q.phrasings);
+    if (!byFilter) this.searchExpressions.set(q.phrasings, (byFilter = new WeakMap()));
+    let entry = byFilter.get(q.filter);
+    if (!entry) byFilter.set(q.filter, (entry = { key: JSON.stringify([q.phrasings, q.filter]), tiers: new Map() }));
+    return entry;
   }
 
-  private countRaw(table: string, match: string, exclude: string, ordLimit: number, cap: number | undefined): number {
-    const key = countKey(table, match, exclude, ordLimit);
+  private tierExpressionFor(q: TextStreamQuery): TierExpression {
+    const search = this.expressionsOf(q);
+    const tierKey = `${q.tier}${q.prefixLastToken ? '+' : ''}@${q.band}`;
+    let entry = search.tiers.get(tierKey);
+    if (entry) return entry;
+    const key = `${tierKey}${search.key}`;
+    entry = this.expressions.get(key);
+    if (entry === undefined) {
+      const expr = this.tierExpression(q.phrasings, q.tier, q.prefixLastToken ?? false, q.band);
+      entry = expr === null ? { match: '', id: 0 } : { match: this.filterExpression(expr, q.filter), id: this.nextExpressionId++ };
+      this.expressions.set(key, entry);
+    }
+    search.tiers.set(tierKey, entry);
+    return entry;
+  }
+
+  textStream(q: TextStreamQuery): TextStream {
+    if (!this.bandSizes[q.band]) return EMPTY_STREAM;
+    const expression = this.tierExpressionFor(q);
+    if (expression.match === '') return EMPTY_STREAM;
+    const base = q.band * ORD_SPAN;
+    const excluded = q.exclude.filter((r) => r >= base && r < base + ORD_SPAN).map((r) => r - base);
+    const exclude = excluded.length ? JSON.stringify(excluded.sort((a, b) => a - b)) : '[]';
+    const ordLimit = q.ordLimit ?? ORD_SPAN;
+    return new SqliteTextStream(this, q.band, textTableName(q.band), expression.match, exclude, ordLimit, `#${expression.id}\u0000${q.band}\u0000${exclude}\u0000${ordLimit}`);
+  }
+
+  /** Count of `match` in `table` (below ordLimit, minus `exclude`), at most `cap`; cached under `key`. */
+  private countRaw(key: string, table: string, match: string, exclude: string, ordLimit: number, cap: number | undefined, storedKey?: string): number {
     let cached = this.counts.get(key);
-    if (!cached && this.storedCount) {
-      const stored = this.storedCount.get(key) as number | undefined;
+    if (!cached && this.storedCount && storedKey !== undefined) {
+      const stored = this.storedCount.get(storedKey) as number | undefined;
       if (stored !== undefined) this.counts.set(key, (cached = { value: stored, exact: true }));
     }
     if (cached && (cached.exact || (cap !== undefined && cached.value >= cap))) return cap === undefined ? cached.value : Math.min(cached.value, cap);
@@ -347,39 +600,32 @@ export class SqliteSearchStore implements SearchStore {
     return value;
   }
 
-  countText(q: TextStreamQuery, cap?: number): number {
-    const parts = this.streamParts(q);
-    if (!parts) return 0;
-    return this.countRaw(parts.table, parts.match, parts.exclude, parts.ordLimit, cap);
+  /** SqliteTextStream.count. */
+  countStream(s: SqliteTextStream, cap: number | undefined): number {
+    return this.countRaw(s.key, s.table, s.match, s.exclude, s.ordLimit, cap);
   }
 
-  textRanks(q: TextStreamQuery, offset: number, limit: number): number[] {
-    const parts = this.streamParts(q);
-    if (!parts || limit <= 0) return [];
-    const key = countKey(parts.table, parts.match, parts.exclude, parts.ordLimit);
-    const complete = this.streams.get(key);
+  /** SqliteTextStream.ranks. */
+  streamRanks(s: SqliteTextStream, offset: number, limit: number): number[] {
+    if (limit <= 0) return [];
+    const complete = this.streams.get(s.key);
     if (complete) return complete.slice(offset, offset + limit);
-    const known = this.counts.get(key);
+    const known = this.counts.get(s.key);
     if (known?.exact && offset >= known.value) return [];
-    const base = q.band * ORD_SPAN;
+    const base = s.band * ORD_SPAN;
     const ords = this.stmt(
-      `SELECT rowid FROM ${parts.table} WHERE ${parts.table} MATCH ? AND rowid < ?
+      `SELECT rowid FROM ${s.table} WHERE ${s.table} MATCH ? AND rowid < ?
           AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY rowid LIMIT ? OFFSET ?`,
     )
       .pluck()
-      .all(parts.match, parts.ordLimit, parts.exclude, limit, offset) as number[];
+      .all(s.match, s.ordLimit, s.exclude, limit, offset) as number[];
     const ranks = ords.map((o) => base + o);
-    if (offset === 0 && ranks.length < limit) this.rememberComplete(key, ranks);
+    if (offset === 0 && ranks.length < limit) this.rememberComplete(s.key, ranks);
     return ranks;
   }
 
-  rememberStream(q: TextStreamQuery, ranks: readonly number[]): void {
-    const parts = this.streamParts(q);
-    if (parts) this.rememberComplete(countKey(parts.table, parts.match, parts.exclude, parts.ordLimit), ranks);
-  }
-
   /** Keeps the whole content (and so the exact count) of a small stream. */
-  private rememberComplete(key: string, ranks: readonly number[]): void {
+  rememberComplete(key: string, ranks: readonly number[]): void {
     if (ranks.length > STREAM_CACHE_MAX_ITEMS) return;
     this.streams.set(key, [...ranks]);
     this.counts.set(key, { value: ranks.length, exact: true });
@@ -391,21 +637,26 @@ export class SqliteSearchStore implements SearchStore {
    * doclist; split per required word into "the word itself" and "only an expansion" (expansions NOT
    * the word), every combination of which is cheap except the one made of the plain words.
    */
-  private unionCountExpressions(phrasings: readonly TextPhrasing[]): string[] {
+  private unionCountExpressions(phrasings: readonly TextPhrasing[], band: number): string[] {
     const single = phrasings.length === 1 ? phrasings[0]! : undefined;
-    if (!single || single.requiredTokens.length > UNION_SPLIT_MAX_WORDS) return [this.tierExpression(phrasings, 'union')!];
+    if (!single || single.requiredTokens.length > UNION_SPLIT_MAX_WORDS) {
+      const union = this.tierExpression(phrasings, 'union', false, band);
+      return union === null ? [] : [union];
+    }
+    const bit = 1 << band;
     const oneWord = single.requiredTokens.length === 1;
-    const choices = single.requiredTokens.map((t) => {
-      const fragments = t.length >= 3 ? [...new Set([...this.expand(t, 'prefix'), ...this.expand(t, 'substring')])] : [t];
-      const others = fragments.filter((w) => w !== t);
-      if (others.length === 0) return [quote(t)];
-      if (!oneWord) return [quote(t), `(${orOf(others.map(quote))} NOT ${quote(t)})`];
+    const choices = single.requiredTokens.map((t, i) => {
+      const inBand = this.alternatives(single, i, 'F', false).filter((a) => (a.bands & bit) !== 0);
+      const own = inBand.some((a) => a.word === t) ? [t] : [];
+      const others = inBand.map((a) => a.word).filter((w) => w !== t);
+      const minus = (expr: string, seen: string[]) => (seen.length ? `(${expr} NOT ${orOf(seen.map(quote))})` : expr);
+      if (!oneWord) return [...own.map(quote), ...(others.length ? [minus(orOf(others.map(quote)), own)] : [])];
       // One word: expansions (most frequent first) in groups of 1, 4, 16, 64, each minus everything before it.
-      const options = [quote(t)];
-      let seen = [t];
+      const options = own.map(quote);
+      let seen = own;
       for (let start = 0, size = 1; start < others.length; start += size, size *= 4) {
         const group = others.slice(start, start + size);
-        options.push(`(${orOf(group.map(quote))} NOT ${orOf(seen.map(quote))})`);
+        options.push(minus(orOf(group.map(quote)), seen));
         seen = [...seen, ...group];
       }
       return options;
@@ -420,10 +671,16 @@ export class SqliteSearchStore implements SearchStore {
     const cached = this.unionCounts.get(cacheKey);
     if (cached) return new Map(cached);
     const out = new Map<number, number>();
-    const expressions = phrasings.length ? this.unionCountExpressions(phrasings).map((e) => this.filterExpression(e, filter)) : [];
     for (const band of bands) {
       let n = 0;
-      if (this.bandSizes[band]) for (const expr of expressions) n += this.countRaw(textTableName(band), expr, '[]', ORD_SPAN, undefined);
+      if (this.bandSizes[band] && phrasings.length) {
+        const table = textTableName(band);
+        for (const union of this.unionCountExpressions(phrasings, band)) {
+          const expr = this.filterExpression(union, filter);
+          const key = countKey(table, expr, '[]', ORD_SPAN);
+          n += this.countRaw(key, table, expr, '[]', ORD_SPAN, undefined, key);
+        }
+      }
       out.set(band, n);
     }
     this.unionCounts.set(cacheKey, out);
@@ -433,7 +690,6 @@ export class SqliteSearchStore implements SearchStore {
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number> {
     const out = new Set<number>();
     if (phrasings.length === 0 || ranks.length === 0) return out;
-    const expr = this.tierExpression(phrasings, 'union')!;
     const byBand = new Map<number, number[]>();
     for (const r of ranks) {
       const band = Math.floor(r / ORD_SPAN);
@@ -442,7 +698,11 @@ export class SqliteSearchStore implements SearchStore {
       list.push(r - band * ORD_SPAN);
     }
     for (const [band, ords] of byBand) {
+      const expr = this.tierExpression(phrasings, 'union', false, band);
+      if (expr === null) continue;
       const table = textTableName(band);
+      // Not `rowid IN (?)`: SQLite 3.53 (as bundled) turns a one-value list into `rowid = ?`, and FTS5
+      // ignores `MATCH ? AND rowid = ?` with a bound rowid (every match comes back). json_each is safe.
       const found = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`)
         .pluck()
         .all(expr, JSON.stringify(ords)) as number[];
@@ -453,9 +713,12 @@ export class SqliteSearchStore implements SearchStore {
 
   anyTextRanks(phrasings: readonly TextPhrasing[], band: number, filter: IndexFilter, limit: number): number[] {
     if (phrasings.length === 0 || !this.bandSizes[band]) return [];
+    const union = this.tierExpression(phrasings, 'union', false, band);
+    if (union === null) return [];
     const table = textTableName(band);
-    const expr = this.filterExpression(this.tierExpression(phrasings, 'union')!, filter);
-    const ords = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid LIMIT ?`).pluck().all(expr, limit) as number[];
+    const ords = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid LIMIT ?`)
+      .pluck()
+      .all(this.filterExpression(union, filter), limit) as number[];
     return ords.map((o) => band * ORD_SPAN + o);
   }
 
@@ -496,11 +759,13 @@ export class SqliteSearchStore implements SearchStore {
     const phrasings: TextPhrasing[] = [{ tokens: [word], requiredTokens: [word] }];
     const out: Array<[string, number]> = [];
     for (const hidden of hiddenSets) {
-      for (const union of this.unionCountExpressions(phrasings)) {
-        const expr = this.filterExpression(union, { hiddenVocabularyIds: hidden });
-        for (let band = 0; band < BAND_COUNT; band++) {
-          if (!this.bandSizes[band]) continue;
-          out.push([countKey(textTableName(band), expr, '[]', ORD_SPAN), this.countRaw(textTableName(band), expr, '[]', ORD_SPAN, undefined)]);
+      for (let band = 0; band < BAND_COUNT; band++) {
+        if (!this.bandSizes[band]) continue;
+        const table = textTableName(band);
+        for (const union of this.unionCountExpressions(phrasings, band)) {
+          const expr = this.filterExpression(union, { hiddenVocabularyIds: hidden });
+          const key = countKey(table, expr, '[]', ORD_SPAN);
+          out.push([key, this.countRaw(key, table, expr, '[]', ORD_SPAN, undefined)]);
         }
       }
     }
