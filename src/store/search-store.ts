@@ -18,12 +18,15 @@ export interface TextPhrasing {
   requiredTokens: readonly string[];
 }
 
+/** A standard_concept filter value: 'S' standard, 'C' classification, 'N' non-standard (null). */
+export type StandardFlag = 'S' | 'C' | 'N';
+
+/** What the index is asked to keep: the request filters plus the caller's hidden vocabularies. */
 export interface IndexFilter {
   vocabularyIds?: readonly string[];
   domainIds?: readonly string[];
   conceptClassIds?: readonly string[];
-  /** 'N' = non-standard (standard_concept null). */
-  standardConcepts?: ReadonlyArray<'S' | 'C' | 'N'>;
+  standardConcepts?: readonly StandardFlag[];
   /** Licence rules: never returned. */
   hiddenVocabularyIds: readonly string[];
 }
@@ -57,7 +60,7 @@ export interface SearchHit {
 
 export interface BrowseRequest {
   vocabularyId: string;
-  standardConcepts?: ReadonlyArray<'S' | 'C' | 'N'>;
+  standardConcepts?: readonly StandardFlag[];
   includeInvalid: boolean;
   sortBy: 'concept_code' | 'concept_name' | 'concept_id';
   descending: boolean;
@@ -83,14 +86,15 @@ export interface ExactLookupRequest {
   synonymHashes: readonly number[];
 }
 
-export interface SearchStore extends ExactLookups {
+export interface SearchStore {
   /** False when the release was loaded without a search index. */
   readonly available: boolean;
   /** First ord of each length bucket (index = bucket); for min_score cutoffs. */
   bucketStartOrds(): readonly number[];
   /**
    * The exact lookups of several searches, fetched together (one index round trip per kind instead
-   * of one per search); anything not announced in `requests` is looked up on demand.
+   * of one per search); anything not announced in `requests` is looked up when asked for. A single
+   * search is a batch of one.
    */
   exactLookups(requests: readonly ExactLookupRequest[]): ExactLookups;
   /** Valid standard concepts that `conceptId` maps to (`Maps to`, valid relationship). */
@@ -107,8 +111,6 @@ export interface SearchStore extends ExactLookups {
   countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number>;
   /** Which of these ranks match the query textually at all. */
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number>;
-  /** Ranks of concepts in this band that match the query textually at all, in ord order, at most `limit`. */
-  anyTextRanks(phrasings: readonly TextPhrasing[], band: number, filter: IndexFilter, limit: number): number[];
   /** A vocabulary's concepts without a text query (GET /v1/vocabularies/{id}/concepts), and their number. */
   browseVocabulary(request: BrowseRequest): { concepts: ConceptRecord[]; total: number };
 }

@@ -19,8 +19,8 @@ import type { OpenRelease } from '../../store/release-registry.js';
 import type { AccessPolicy } from '../access-policy.js';
 import { bulkSearch, checkBulkBody, type BulkSearchBody, type BulkSearchOutcome } from './bulk-search.js';
 
-/** Requests with fewer searches than this are not worth a hand-over to a helper. */
-export const MIN_SEARCHES_TO_SPLIT = 8;
+/** Each part of a split request has at least this many searches (smaller parts are not worth a hand-over). */
+export const MIN_SEARCHES_PER_PART = 4;
 /** A helper that has not answered its part within this time is given up (its part runs here). */
 export const HELPER_TIMEOUT_MS = 10_000;
 
@@ -124,7 +124,7 @@ export class BulkSearchPool {
     const searches = checkBulkBody(body);
     const ready = this.closed ? [] : this.helpers.filter((h) => h.ready || (h.ready = receiveMessageOnPort(h.replies)?.message?.ready === true));
     const spare = (load.otherRequests ?? 0) < this.helpers.length;
-    const parts = spare ? Math.min(ready.length + 1, Math.floor(searches.length / (MIN_SEARCHES_TO_SPLIT / 2))) : 1;
+    const parts = spare ? Math.min(ready.length + 1, Math.floor(searches.length / MIN_SEARCHES_PER_PART)) : 1;
     if (parts < 2) return bulkSearch(release.store, policy, body);
     const size = Math.ceil(searches.length / parts);
     this.stats.splitRequests++;

@@ -113,20 +113,19 @@ export function bulkSearch(store: ReleaseStore, policy: AccessPolicy, body: Bulk
       throw err;
     }
   });
-  const valid = requests.flatMap((r, i) => (r instanceof ServiceError ? [] : [{ i, request: r }]));
   const batch = searchConceptsBatch(
     store,
     policy,
-    valid.map((v) => v.request),
+    requests.filter((r): r is KeywordSearchRequest => !(r instanceof ServiceError)),
   );
-  const outcomes = new Map(valid.map((v, k) => [v.i, batch[k]!]));
+  let next = 0;
+  const outcomes = requests.map((r) => (r instanceof ServiceError ? { error: r, ms: 0 } : batch[next++]!));
   return searches.map((item, i) => {
     const searchId = item?.search_id === undefined || item?.search_id === null ? String(firstIndex + i + 1) : String(item.search_id);
     const query = typeof item?.query === 'string' ? item.query : '';
-    const outcome = outcomes.get(i);
-    const error = outcome ? outcome.error : (requests[i] as ServiceError);
-    if (error || !outcome?.result) {
-      return { search_id: searchId, query, status: 'failed', results: [], error: error?.message, error_code: error?.code, duration: outcome?.ms ?? 0 };
+    const outcome = outcomes[i]!;
+    if (!outcome.result) {
+      return { search_id: searchId, query, status: 'failed', results: [], error: outcome.error?.message, error_code: outcome.error?.code, duration: outcome.ms };
     }
     return {
       search_id: searchId,

@@ -6,6 +6,7 @@
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { ServiceError } from '../errors.js';
+import { LruCache } from '../../lru-cache.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { ExactLookupRequest, ExactLookups, IndexFilter, IndexedTier, SearchHit, SearchStore, TextStream, TextStreamQuery } from '../../store/search-store.js';
@@ -352,23 +353,21 @@ export const RESULT_CACHE_ENTRIES = 4000;
 /** OMOPTERM_SEARCH_RESULT_CACHE=0 turns the result cache off (to measure the uncached path). */
 const RESULT_CACHE_ENABLED = process.env.OMOPTERM_SEARCH_RESULT_CACHE !== '0';
 const RESULT_CACHE_MAX_ITEMS = 50;
-const resultCaches = new WeakMap<SearchStore, Map<string, KeywordSearchResult>>();
+const resultCaches = new WeakMap<SearchStore, LruCache<KeywordSearchResult>>();
+
+/** Results are copied in and out of the cache, so callers may change what they get. */
+const copyOf = (result: KeywordSearchResult): KeywordSearchResult => ({ ...result, items: result.items.map((i) => ({ ...i })) });
 
 function cachedResult(search: SearchStore, key: string): KeywordSearchResult | undefined {
-  const cache = resultCaches.get(search);
-  const hit = cache?.get(key);
-  if (!hit || !cache) return undefined;
-  cache.delete(key);
-  cache.set(key, hit);
-  return { ...hit, items: hit.items.map((i) => ({ ...i })) };
+  const hit = resultCaches.get(search)?.get(key);
+  return hit && copyOf(hit);
 }
 
 function rememberResult(search: SearchStore, key: string, result: KeywordSearchResult): void {
   if (result.items.length > RESULT_CACHE_MAX_ITEMS) return;
   let cache = resultCaches.get(search);
-  if (!cache) resultCaches.set(search, (cache = new Map()));
-  cache.set(key, { ...result, items: result.items.map((i) => ({ ...i })) });
-  if (cache.size > RESULT_CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  if (!cache) resultCaches.set(search, (cache = new LruCache(RESULT_CACHE_ENTRIES)));
+  cache.set(key, copyOf(result));
 }
 
 export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {

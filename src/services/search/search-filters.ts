@@ -7,7 +7,9 @@ import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import { bandIsCore, bandPartition, DEMOTED_CONCEPT_CLASSES, DEMOTION_OFF_DOMAIN, CORE_DOMAINS, Partition } from './ranking.js';
 
-export type StandardFlag = 'S' | 'C' | 'N';
+import type { IndexFilter, StandardFlag } from '../../store/search-store.js';
+
+export type { IndexFilter, StandardFlag };
 
 export interface SearchFilters {
   vocabularyIds?: string[];
@@ -16,15 +18,6 @@ export interface SearchFilters {
   /** 'N' means non-standard (standard_concept null). */
   standardConcepts?: StandardFlag[];
   includeInvalid?: boolean;
-}
-
-/** What the index is asked to keep: the request filters plus the caller's hidden vocabularies. */
-export interface IndexFilter {
-  vocabularyIds?: readonly string[];
-  domainIds?: readonly string[];
-  conceptClassIds?: readonly string[];
-  standardConcepts?: readonly StandardFlag[];
-  hiddenVocabularyIds: readonly string[];
 }
 
 /** Parses `standard_concept` (S, C, N; a comma list is accepted; `all` means no filter). */

@@ -13,11 +13,13 @@ import type {
   IndexFilter,
   SearchHit,
   SearchStore,
+  StandardFlag,
   TextPhrasing,
   TextStream,
   TextStreamQuery,
 } from '../search-store.js';
 import type { ConceptRecord } from '../records.js';
+import { LruCache } from '../../lru-cache.js';
 import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
 
 /**
@@ -36,7 +38,7 @@ const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 export const vocabularyTag = (v: string) => `${TAG_PREFIX}v${hex(v)}`;
 export const domainTag = (d: string) => `${TAG_PREFIX}d${hex(d)}`;
 export const classTag = (c: string) => `${TAG_PREFIX}c${hex(c)}`;
-export const standardTag = (s: 'S' | 'C' | 'N') => `${TAG_PREFIX}s${s.toLowerCase()}`;
+export const standardTag = (s: StandardFlag) => `${TAG_PREFIX}s${s.toLowerCase()}`;
 export const textTableName = (band: number) => `search_text_${band}`;
 
 /** A fragment (word part) of 3+ characters matches at most this many indexed words, most frequent first. */
@@ -53,22 +55,11 @@ const QUALIFIED = CONCEPT_COLUMNS.split(', ')
   .map((c) => `c.${c}`)
   .join(', ');
 
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
-  }
+/** Appends `value` to the list of `key` in `map`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
@@ -134,76 +125,82 @@ const EMPTY_STREAM: TextStream = { count: () => 0, ranks: () => [], remember: ()
 /** SQLite's NOCASE folds ASCII letters only; codes are grouped the same way. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+type LookupKind = 'code' | 'id' | 'name' | 'synonym';
+type LookupKey = string | number;
+
+/** Per kind of exact lookup: the statement (given the `IN` list), and the lookup key of a row. */
+const EXACT_LOOKUPS: Record<LookupKind, { sql: (inList: string) => string; keyOf: (row: Row & { key: LookupKey }) => LookupKey }> = {
+  code: {
+    sql: (list) => `SELECT c.concept_code AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
+                     WHERE c.concept_code COLLATE NOCASE IN ${list}`,
+    keyOf: (row) => asciiLower(String(row.key)),
+  },
+  id: {
+    sql: (list) => `SELECT c.concept_id AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
+                     WHERE c.concept_id IN ${list}`,
+    keyOf: (row) => Number(row.key),
+  },
+  name: {
+    sql: (list) => `SELECT s.name_hash AS key, s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
+                     WHERE s.name_hash IN ${list}`,
+    keyOf: (row) => Number(row.key),
+  },
+  synonym: {
+    sql: (list) => `SELECT k.key_hash AS key, s.rank AS rank, ${QUALIFIED}
+                      FROM search_synonym_key k JOIN search_concept s ON s.rank = k.rank JOIN concept c ON c.concept_id = s.concept_id
+                     WHERE k.key_hash IN ${list}`,
+    keyOf: (row) => Number(row.key),
+  },
+};
+
 /**
  * ExactLookups for a batch of searches: every code, concept id, name hash and synonym hash the
- * batch announced is fetched by one statement per kind up front; the answers then come from memory.
+ * batch announced is fetched by one statement per kind up front; a key not announced is fetched
+ * when asked for. The answers are the concepts in rank order.
  */
-class PrefetchedExactLookups implements ExactLookups {
-  private readonly byCode: Map<string | number, SearchHit[]>;
-  private readonly byId: Map<string | number, SearchHit[]>;
-  private readonly byName: Map<string | number, SearchHit[]>;
-  private readonly bySynonym: Map<string | number, SearchHit[]>;
-  private readonly codes: Set<string>;
-  private readonly ids: Set<number>;
-  private readonly names: Set<number>;
-  private readonly synonyms: Set<number>;
+class BatchedExactLookups implements ExactLookups {
+  private readonly found: Record<LookupKind, Map<LookupKey, SearchHit[]>> = { code: new Map(), id: new Map(), name: new Map(), synonym: new Map() };
+  private readonly fetched: Record<LookupKind, Set<LookupKey>> = { code: new Set(), id: new Set(), name: new Set(), synonym: new Set() };
 
   constructor(
     private readonly store: SqliteSearchStore,
     requests: readonly ExactLookupRequest[],
   ) {
-    const codes = new Map<string, string>();
-    for (const r of requests) if (r.code !== undefined) codes.set(asciiLower(r.code), r.code);
-    this.codes = new Set(codes.keys());
-    this.ids = new Set(requests.flatMap((r) => (r.conceptId === undefined ? [] : [r.conceptId])));
-    this.names = new Set(requests.flatMap((r) => r.nameHashes));
-    this.synonyms = new Set(requests.flatMap((r) => r.synonymHashes));
-    this.byCode = store.groupedHits(
-      (list) => `SELECT c.concept_code AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
-                  WHERE c.concept_code COLLATE NOCASE IN ${list}`,
-      [...codes.values()],
-      (row) => asciiLower(String(row.key)),
-    );
-    this.byId = store.groupedHits(
-      (list) => `SELECT c.concept_id AS key, s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
-                  WHERE c.concept_id IN ${list}`,
-      [...this.ids],
-      (row) => Number(row.key),
-    );
-    this.byName = store.groupedHits(
-      (list) => `SELECT s.name_hash AS key, s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
-                  WHERE s.name_hash IN ${list}`,
-      [...this.names],
-      (row) => Number(row.key),
-    );
-    this.bySynonym = store.groupedHits(
-      (list) => `SELECT k.key_hash AS key, s.rank AS rank, ${QUALIFIED}
-                   FROM search_synonym_key k JOIN search_concept s ON s.rank = k.rank JOIN concept c ON c.concept_id = s.concept_id
-                  WHERE k.key_hash IN ${list}`,
-      [...this.synonyms],
-      (row) => Number(row.key),
-    );
+    this.fetch('code', requests.flatMap((r) => (r.code === undefined ? [] : [r.code])));
+    this.fetch('id', requests.flatMap((r) => (r.conceptId === undefined ? [] : [r.conceptId])));
+    this.fetch('name', requests.flatMap((r) => r.nameHashes));
+    this.fetch('synonym', requests.flatMap((r) => r.synonymHashes));
+  }
+
+  private fetch(kind: LookupKind, keys: readonly LookupKey[]): void {
+    const normal = (k: LookupKey) => (kind === 'code' ? asciiLower(String(k)) : k);
+    const missing = new Map<LookupKey, LookupKey>();
+    for (const k of keys) if (!this.fetched[kind].has(normal(k))) missing.set(normal(k), k);
+    if (missing.size === 0) return;
+    for (const k of missing.keys()) this.fetched[kind].add(k);
+    const { sql, keyOf } = EXACT_LOOKUPS[kind];
+    for (const [key, hits] of this.store.groupedHits(sql, [...missing.values()], keyOf)) this.found[kind].set(key, hits);
+  }
+
+  private hitsOf(kind: LookupKind, key: LookupKey): SearchHit[] {
+    this.fetch(kind, [key]);
+    return this.found[kind].get(kind === 'code' ? asciiLower(String(key)) : key) ?? [];
   }
 
   identifierMatches(code: string, conceptId: number | undefined, limit: number): SearchHit[] {
-    const key = asciiLower(code);
-    if (!this.codes.has(key) || (conceptId !== undefined && !this.ids.has(conceptId))) return this.store.identifierMatches(code, conceptId, limit);
-    const hits = (this.byCode.get(key) ?? []).slice(0, limit);
-    if (conceptId !== undefined && !hits.some((h) => h.concept.concept_id === conceptId)) hits.unshift(...(this.byId.get(conceptId) ?? []));
+    const hits = this.hitsOf('code', code).slice(0, limit);
+    if (conceptId !== undefined && !hits.some((h) => h.concept.concept_id === conceptId)) hits.unshift(...this.hitsOf('id', conceptId));
     return hits;
   }
 
   nameKeyMatches(hash: number, limit: number): SearchHit[] {
-    if (!this.names.has(hash)) return this.store.nameKeyMatches(hash, limit);
-    return (this.byName.get(hash) ?? []).slice(0, limit);
+    return this.hitsOf('name', hash).slice(0, limit);
   }
 
   synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[] {
-    if (!hashes.every((h) => this.synonyms.has(h))) return this.store.synonymKeyMatches(hashes, limit);
-    const seen = new Set<number>();
-    const hits: SearchHit[] = [];
-    for (const h of hashes) for (const hit of this.bySynonym.get(h) ?? []) if (!seen.has(hit.rank)) (seen.add(hit.rank), hits.push(hit));
-    return hits.sort((a, b) => a.rank - b.rank).slice(0, limit);
+    const byRank = new Map<number, SearchHit>();
+    for (const h of hashes) for (const hit of this.hitsOf('synonym', h)) byRank.set(hit.rank, hit);
+    return [...byRank.values()].sort((a, b) => a.rank - b.rank).slice(0, limit);
   }
 }
 
@@ -213,18 +210,18 @@ export class SqliteSearchStore implements SearchStore {
   private readonly bucketStarts: number[] = [];
   private readonly bandSizes: number[] = new Array<number>(BAND_COUNT).fill(0);
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly expansions = new Lru<Alternative[]>(4096);
-  private readonly wordBands = new Lru<number>(20000);
-  private readonly counts = new Lru<CountEntry>(20000);
+  private readonly expansions = new LruCache<Alternative[]>(4096);
+  private readonly wordBands = new LruCache<number>(20000);
+  private readonly counts = new LruCache<CountEntry>(20000);
   /** Tier expressions by (phrasings, tier, prefix flag, filter). */
-  private readonly expressions = new Lru<TierExpression>(10000);
+  private readonly expressions = new LruCache<TierExpression>(10000);
   private nextExpressionId = 1;
   /** Per search (its phrasings and filter objects), the tier expressions it has used. */
   private readonly searchExpressions = new WeakMap<object, WeakMap<object, SearchExpressions>>();
   /** countAnyText results by query and filter. */
-  private readonly unionCounts = new Lru<Map<number, number>>(5000);
+  private readonly unionCounts = new LruCache<Map<number, number>>(5000);
   /** Complete contents of small streams (at most STREAM_CACHE_MAX_ITEMS ranks), keyed like `counts`. */
-  private readonly streams = new Lru<number[]>(10000);
+  private readonly streams = new LruCache<number[]>(10000);
   /** Counts computed when the index was built (frequent one-word queries), keyed by countKey(). */
   private readonly storedCount: Database.Statement | null;
 
@@ -265,12 +262,14 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   /**
-   * `column IN (…)` for a list of values: bound parameters for short lists (one cached statement per
-   * length), json_each for long ones. Returns the SQL fragment and the parameters to bind.
+   * The right-hand side of `IN` for a list of values: bound parameters for short lists (one cached
+   * statement per length), json_each for long ones. Not for the rowid of a full-text table: SQLite
+   * 3.53 (as bundled) turns a one-value list into `rowid = ?`, and FTS5 ignores `MATCH ? AND rowid = ?`
+   * with a bound rowid (every match comes back); use json_each there.
    */
-  private inList(column: string, values: readonly number[]): { sql: string; params: unknown[] } {
-    if (values.length <= MAX_BOUND_LIST) return { sql: `${column} IN (${values.map(() => '?').join(', ')})`, params: [...values] };
-    return { sql: `${column} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
+  private inList(values: readonly LookupKey[]): { sql: string; params: unknown[] } {
+    if (values.length <= MAX_BOUND_LIST) return { sql: `(${values.map(() => '?').join(', ')})`, params: [...values] };
+    return { sql: '(SELECT value FROM json_each(?))', params: [JSON.stringify(values)] };
   }
 
   bucketStartOrds(): readonly number[] {
@@ -281,39 +280,19 @@ export class SqliteSearchStore implements SearchStore {
     return rows.map((r) => ({ rank: r.rank, concept: toConceptRecord(r) }));
   }
 
-  identifierMatches(code: string, conceptId: number | undefined, limit: number): SearchHit[] {
-    const rows = this.stmt(
-      `SELECT s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id
-        WHERE c.concept_code = ? COLLATE NOCASE ORDER BY s.rank LIMIT ?`,
-    ).all(code, limit) as Row[];
-    if (conceptId !== undefined && !rows.some((r) => r.concept_id === conceptId)) {
-      const byId = this.stmt(
-        `SELECT s.rank AS rank, ${QUALIFIED} FROM concept c JOIN search_concept s ON s.concept_id = c.concept_id WHERE c.concept_id = ?`,
-      ).all(conceptId) as Row[];
-      rows.unshift(...byId);
-    }
-    return this.hits(rows);
-  }
 
   exactLookups(requests: readonly ExactLookupRequest[]): ExactLookups {
-    return new PrefetchedExactLookups(this, requests);
+    return new BatchedExactLookups(this, requests);
   }
 
   /** Rows of `sql` (which selects `key`, rank and the concept columns) for each of `keys`, grouped by key in rank order. */
-  groupedHits(sql: (inList: string) => string, keys: readonly (string | number)[], keyOf: (row: Row & { key: string | number }) => string | number): Map<string | number, SearchHit[]> {
-    const out = new Map<string | number, SearchHit[]>();
+  groupedHits(sql: (inList: string) => string, keys: readonly LookupKey[], keyOf: (row: Row & { key: LookupKey }) => LookupKey): Map<LookupKey, SearchHit[]> {
+    const out = new Map<LookupKey, SearchHit[]>();
     if (keys.length === 0) return out;
-    const bound = keys.length <= MAX_BOUND_LIST;
-    const rows = this.stmt(sql(bound ? `(${keys.map(() => '?').join(', ')})` : '(SELECT value FROM json_each(?))')).all(
-      ...(bound ? keys : [JSON.stringify(keys)]),
-    ) as Array<Row & { key: string | number }>;
+    const list = this.inList(keys);
+    const rows = this.stmt(sql(list.sql)).all(...list.params) as Array<Row & { key: LookupKey }>;
     rows.sort((a, b) => a.rank - b.rank);
-    for (const row of rows) {
-      const key = keyOf(row);
-      let list = out.get(key);
-      if (!list) out.set(key, (list = []));
-      list.push({ rank: row.rank, concept: toConceptRecord(row) });
-    }
+    for (const row of rows) pushTo(out, keyOf(row), { rank: row.rank, concept: toConceptRecord(row) });
     return out;
   }
 
@@ -329,48 +308,25 @@ export class SqliteSearchStore implements SearchStore {
     );
   }
 
-  nameKeyMatches(hash: number, limit: number): SearchHit[] {
-    return this.hits(
-      this.stmt(
-        `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
-          WHERE s.name_hash = ? ORDER BY s.rank LIMIT ?`,
-      ).all(hash, limit) as Row[],
-    );
-  }
 
-  synonymKeyMatches(hashes: readonly number[], limit: number): SearchHit[] {
-    if (hashes.length === 0) return [];
-    const list = this.inList('k.key_hash', [...new Set(hashes)]);
-    return this.hits(
-      this.stmt(
-        `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id
-          WHERE s.rank IN (SELECT DISTINCT k.rank FROM search_synonym_key k WHERE ${list.sql})
-          ORDER BY s.rank LIMIT ?`,
-      ).all(...list.params, limit) as Row[],
-    );
-  }
 
   synonymsOf(conceptIds: readonly number[]): Map<number, SynonymRecord[]> {
     const out = new Map<number, SynonymRecord[]>();
     if (conceptIds.length === 0) return out;
-    const list = this.inList('concept_id', conceptIds);
+    const list = this.inList(conceptIds);
     const rows = this.stmt(
       `SELECT concept_id, concept_synonym_name, language_concept_id FROM concept_synonym
-        WHERE ${list.sql} ORDER BY concept_id, rowid`,
+        WHERE concept_id IN ${list.sql} ORDER BY concept_id, rowid`,
     ).all(...list.params) as Array<SynonymRecord & { concept_id: number }>;
-    for (const r of rows) {
-      let list = out.get(r.concept_id);
-      if (!list) out.set(r.concept_id, (list = []));
-      list.push({ concept_synonym_name: r.concept_synonym_name, language_concept_id: r.language_concept_id });
-    }
+    for (const r of rows) pushTo(out, r.concept_id, { concept_synonym_name: r.concept_synonym_name, language_concept_id: r.language_concept_id });
     return out;
   }
 
   hitsByRank(ranks: readonly number[]): SearchHit[] {
     if (ranks.length === 0) return [];
-    const list = this.inList('s.rank', ranks);
+    const list = this.inList(ranks);
     const rows = this.stmt(
-      `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id WHERE ${list.sql}`,
+      `SELECT s.rank AS rank, ${QUALIFIED} FROM search_concept s JOIN concept c ON c.concept_id = s.concept_id WHERE s.rank IN ${list.sql}`,
     ).all(...list.params) as Row[];
     const byRank = new Map(rows.map((r) => [r.rank, r]));
     const out: SearchHit[] = [];
@@ -515,13 +471,13 @@ export class SqliteSearchStore implements SearchStore {
       case 'any_fragments': {
         const F = this.widened(phrasings, 'F', prefixLast) ? level('F') : null;
         if (F === null) return null;
-        const lower = level(this.widened(phrasings, 'PF', prefixLast) ? 'PF' : 'W');
+        // (without prefix expansions the PF expression is the W expression)
+        const lower = level('PF');
         return tier === 'name_fragments' ? not(`{name}: ${F}`, '{name syn}', lower) : not(not(`{name syn}: ${F}`, '{name}', F), '{name syn}', lower);
       }
       case 'union': {
-        const widest = this.widened(phrasings, 'F', prefixLast) ? 'F' : this.widened(phrasings, 'PF', prefixLast) ? 'PF' : 'W';
-        const U = level(widest);
-        return U === null ? null : `{name syn}: ${U}`;
+        const F = level('F'); // (F ⊇ PF ⊇ W, equal where nothing widens)
+        return F === null ? null : `{name syn}: ${F}`;
       }
     }
   }
@@ -581,11 +537,14 @@ export class SqliteSearchStore implements SearchStore {
     return new SqliteTextStream(this, q.band, textTableName(q.band), expression.match, exclude, ordLimit, `#${expression.id}\u0000${q.band}\u0000${exclude}\u0000${ordLimit}`);
   }
 
-  /** Count of `match` in `table` (below ordLimit, minus `exclude`), at most `cap`; cached under `key`. */
-  private countRaw(key: string, table: string, match: string, exclude: string, ordLimit: number, cap: number | undefined, storedKey?: string): number {
+  /**
+   * Count of `match` in `table` (below ordLimit, minus `exclude`), at most `cap`; cached under `key`.
+   * `stored`: `key` may also be among the counts computed at build time (search_count).
+   */
+  private countRaw(key: string, table: string, match: string, exclude: string, ordLimit: number, cap: number | undefined, stored = false): number {
     let cached = this.counts.get(key);
-    if (!cached && this.storedCount && storedKey !== undefined) {
-      const stored = this.storedCount.get(storedKey) as number | undefined;
+    if (!cached && stored && this.storedCount) {
+      const stored = this.storedCount.get(key) as number | undefined;
       if (stored !== undefined) this.counts.set(key, (cached = { value: stored, exact: true }));
     }
     if (cached && (cached.exact || (cap !== undefined && cached.value >= cap))) return cap === undefined ? cached.value : Math.min(cached.value, cap);
@@ -678,7 +637,7 @@ export class SqliteSearchStore implements SearchStore {
         for (const union of this.unionCountExpressions(phrasings, band)) {
           const expr = this.filterExpression(union, filter);
           const key = countKey(table, expr, '[]', ORD_SPAN);
-          n += this.countRaw(key, table, expr, '[]', ORD_SPAN, undefined, key);
+          n += this.countRaw(key, table, expr, '[]', ORD_SPAN, undefined, true);
         }
       }
       out.set(band, n);
@@ -691,35 +650,18 @@ export class SqliteSearchStore implements SearchStore {
     const out = new Set<number>();
     if (phrasings.length === 0 || ranks.length === 0) return out;
     const byBand = new Map<number, number[]>();
-    for (const r of ranks) {
-      const band = Math.floor(r / ORD_SPAN);
-      let list = byBand.get(band);
-      if (!list) byBand.set(band, (list = []));
-      list.push(r - band * ORD_SPAN);
-    }
+    for (const r of ranks) pushTo(byBand, Math.floor(r / ORD_SPAN), r % ORD_SPAN);
     for (const [band, ords] of byBand) {
       const expr = this.tierExpression(phrasings, 'union', false, band);
       if (expr === null) continue;
       const table = textTableName(band);
-      // Not `rowid IN (?)`: SQLite 3.53 (as bundled) turns a one-value list into `rowid = ?`, and FTS5
-      // ignores `MATCH ? AND rowid = ?` with a bound rowid (every match comes back). json_each is safe.
+      // json_each, not inList(): see inList().
       const found = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`)
         .pluck()
         .all(expr, JSON.stringify(ords)) as number[];
       for (const o of found) out.add(band * ORD_SPAN + o);
     }
     return out;
-  }
-
-  anyTextRanks(phrasings: readonly TextPhrasing[], band: number, filter: IndexFilter, limit: number): number[] {
-    if (phrasings.length === 0 || !this.bandSizes[band]) return [];
-    const union = this.tierExpression(phrasings, 'union', false, band);
-    if (union === null) return [];
-    const table = textTableName(band);
-    const ords = this.stmt(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid LIMIT ?`)
-      .pluck()
-      .all(this.filterExpression(union, filter), limit) as number[];
-    return ords.map((o) => band * ORD_SPAN + o);
   }
 
   browseVocabulary(request: BrowseRequest): { concepts: ConceptRecord[]; total: number } {
