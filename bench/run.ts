@@ -189,7 +189,8 @@ async function main(): Promise<void> {
   const tableMs = tables.reduce((s, t) => s + t.ms, 0);
   tables.push({ table: '(indexes, statistics, publish)', rows: 0, ms: Math.max(0, manifest.elapsed_ms - tableMs) });
 
-  // 3. key + server
+  // 3. key + server (key names are unique among active keys: a reused data dir still holds the last run's key)
+  await runMeasured([...cli, 'keys', 'revoke', 'bench', '--data-dir', dataDir]);
   const key = (await runMeasured([...cli, 'keys', 'create', '--name', 'bench', '--rate', '1000000', '--cpt4-validated-until', '2099-12-31', '--data-dir', dataDir])).stdout.trim();
   if (!key) throw new Error('could not create an API key');
   const port = await freePort();

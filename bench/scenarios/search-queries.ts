@@ -4,6 +4,7 @@
  * search dictionary (search_word), codes and names from CONCEPT. Not a scenario itself (no default
  * export): the harness skips this file.
  */
+import { STOP_WORDS } from '../../src/services/search/stop-words.js';
 import type { BenchContext, BenchRequest } from '../lib/scenario.js';
 
 const enc = encodeURIComponent;
@@ -11,11 +12,13 @@ const enc = encodeURIComponent;
 export const searchRequest = (query: string, extra = ''): BenchRequest => ({ path: `/v1/search/concepts?query=${enc(query)}${extra}` });
 
 const LETTERS_ONLY = `word GLOB '[a-z][a-z][a-z]*' AND word NOT GLOB '*[^a-z]*'`;
+/** Words of 3+ letters that are no stop word ("the", "and", "for", "with", "due" are). */
+const CONTENT_WORD = `${LETTERS_ONLY} AND word NOT IN (${[...STOP_WORDS].map((w) => `'${w}'`).join(', ')})`;
 
 /** The most frequent words of 3+ letters, stop words aside ("tablet", "disorder"): the most expensive one-word searches. */
 export function veryCommonWords(ctx: BenchContext, n = 20): string[] {
   const words = ctx.store
-    .prepare(`SELECT word FROM search_word WHERE ${LETTERS_ONLY} AND word NOT IN ('the', 'and', 'for', 'with', 'due') ORDER BY id LIMIT ?`)
+    .prepare(`SELECT word FROM search_word WHERE ${CONTENT_WORD} ORDER BY id LIMIT ?`)
     .pluck()
     .all(n) as string[];
   return words;
@@ -50,6 +53,35 @@ export function wordBeginnings(ctx: BenchContext, n = 200): string[] {
   return [
     ...new Set(ctx.sample<{ word: string }>(`SELECT word FROM search_word WHERE docs >= 1000 AND length(word) >= 5 AND ${LETTERS_ONLY}`, n).map((r) => r.word.slice(0, 4))),
   ];
+}
+
+/** Words in `minDocs` or more concepts, sampled (not the most frequent only, unlike veryCommonWords). */
+export function commonWords(ctx: BenchContext, n = 200, minDocs = 1000): string[] {
+  return ctx
+    .sample<{ word: string }>(`SELECT word FROM search_word WHERE docs >= ? AND ${CONTENT_WORD}`, n, minDocs)
+    .map((r) => r.word);
+}
+
+/**
+ * Two adjacent words of a concept name, both in `minDocs` or more concepts ("oral tablet",
+ * "fracture femur" after stop words): common multi-word searches with large totals.
+ */
+export function commonWordPairs(ctx: BenchContext, n = 200, minDocs = 200): string[] {
+  const docsOf = ctx.store.prepare('SELECT docs FROM search_word WHERE word = ?').pluck();
+  const common = new Map<string, boolean>();
+  const isCommon = (w: string) => {
+    let c = common.get(w);
+    if (c === undefined) common.set(w, (c = ((docsOf.get(w) as number | undefined) ?? 0) >= minDocs));
+    return c;
+  };
+  const out: string[] = [];
+  for (const { concept_name } of ctx.sample<{ concept_name: string }>('SELECT concept_name FROM concept WHERE invalid_reason IS NULL', n * 2)) {
+    const words = concept_name.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
+    const pairs = words.slice(1).map((w, i) => [words[i]!, w] as const).filter(([a, b]) => a !== b && isCommon(a) && isCommon(b));
+    if (pairs.length) out.push(pairs[Math.floor(ctx.random() * pairs.length)]!.join(' '));
+    if (out.length >= n) break;
+  }
+  return out;
 }
 
 export function codesOf(ctx: BenchContext, vocabularyId: string, n = 200): string[] {

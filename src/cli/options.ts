@@ -41,6 +41,16 @@ export function parseIsoDate(value: string): string {
   return value;
 }
 
+/** on/off switches: on, true, 1 / off, false, 0 (any case). */
+export function parseOnOff(name: string) {
+  return (value: string): boolean => {
+    const v = value.trim().toLowerCase();
+    if (['on', 'true', '1'].includes(v)) return true;
+    if (['off', 'false', '0'].includes(v)) return false;
+    throw new InvalidArgumentError(`${name} must be on or off (got '${value}')`);
+  };
+}
+
 export function parseList(value: string): string[] {
   return value
     .split(',')

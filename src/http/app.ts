@@ -1,18 +1,23 @@
 /**
  * Assembles the HTTP application: cross-cutting plumbing first (request ids, gate, errors, headers,
- * API reference), then the thin REST and FHIR adapters. Transport (TLS, plain-HTTP rejection) is
- * set up by ./transport.ts; this module works on any Node server Fastify is given.
+ * body encoding and number checks, API reference), then the thin REST and FHIR adapters. Routes
+ * need an API key unless they declare `config.public` (health, /openapi.json, /docs and its
+ * assets). Transport (TLS, plain-HTTP rejection) is set up by ./transport.ts; this module works on
+ * any Node server Fastify is given.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { BulkSearchPool } from '../services/search/bulk-search-pool.js';
+import type { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
+import { recordRoutePaths } from './advertised-endpoints.js';
+import { installBodyEncodingCheck } from './plumbing/body-encoding.js';
 import { installErrorHandling } from './plumbing/error-responses.js';
+import { installFiniteNumbers } from './plumbing/finite-numbers.js';
+import { frameworkErrorResponder } from './plumbing/framework-errors.js';
 import { installGatekeeper } from './plumbing/gatekeeper.js';
-import { installRequestsInFlight } from './plumbing/requests-in-flight.js';
 import { installResponseHeaders } from './plumbing/response-headers.js';
 import { registerConceptRoutes } from './rest/concept-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
@@ -34,29 +39,38 @@ export interface AppOptions {
   anonymousRatePerSecond?: number;
   logger?: FastifyServerOptions['logger'];
   serverFactory?: FastifyServerOptions['serverFactory'];
+  /** Answers malformed or timed-out HTTP on the server's sockets (see ./transport.ts). */
+  clientErrorHandler?: FastifyServerOptions['clientErrorHandler'];
 }
 
 export const DEFAULT_ANONYMOUS_RATE = 20;
+/** Longest path parameter the router accepts (longer → 400 validation_error). */
+const MAX_PARAM_LENGTH = 1000;
 
 export async function buildApp(deps: AppDependencies, options: AppOptions = {}): Promise<FastifyInstance> {
+  const anonymousRatePerSecond = options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE;
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: options.trustProxy && options.trustProxy.length ? options.trustProxy : false,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorResponder({ state: deps.state, anonymousRatePerSecond, maxParamLength: MAX_PARAM_LENGTH }),
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    ...(options.clientErrorHandler ? { clientErrorHandler: options.clientErrorHandler } : {}),
   } as FastifyServerOptions);
+  recordRoutePaths(app);
 
-  const requestsInFlight = installRequestsInFlight(app);
   installGatekeeper(app, {
     state: deps.state,
     registry: deps.registry,
-    anonymousRatePerSecond: options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE,
+    anonymousRatePerSecond,
   });
   installResponseHeaders(app);
   installErrorHandling(app);
+  installBodyEncodingCheck(app);
+  installFiniteNumbers(app);
 
   await app.register(swagger, {
     openapi: {
@@ -73,13 +87,19 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  // The browsable reference and its assets are public: every route registered in this scope says so.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, public: true };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, deps.registry, deps.version);
   registerConceptRoutes(app);
   registerVocabularyRoutes(app, deps.registry);
-  registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool, requestsInFlight });
+  registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
   registerVocabularyConceptRoutes(app);
 
   return app;

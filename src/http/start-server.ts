@@ -1,13 +1,17 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
+import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
 import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
-import { BulkSearchPool } from '../services/search/bulk-search-pool.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
+import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/release-store-openers.js';
+import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { VERSION } from '../version.js';
-import { buildApp } from './app.js';
-import { httpsWithPlainHttpDetection, loadTlsMaterial, type TlsMaterial } from './transport.js';
+import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
+import { advertisedEndpoints, registeredRoutePaths } from './advertised-endpoints.js';
+import { rateLimitHeaders } from './plumbing/response-headers.js';
+import { DEFAULT_TRANSPORT_LIMITS, HttpsTransport, loadTlsMaterial, type DrainOutcome, type TlsMaterial, type TransportLimits } from './transport.js';
 
 export interface ServerOptions {
   dataDir: string;
@@ -21,8 +25,14 @@ export interface ServerOptions {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
   bulkSearchThreads?: number;
+  /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
+  search?: Partial<SearchSettings>;
   /** How often new/replaced releases are picked up from the data directory. */
   rescanIntervalMs?: number;
+  /** Request time and size limits (defaults: DEFAULT_TRANSPORT_LIMITS). */
+  limits?: Partial<TransportLimits>;
+  /** How long close() lets in-flight requests finish before closing their connections. */
+  shutdownGraceMs?: number;
   onNotice?: (line: string) => void;
 }
 
@@ -33,19 +43,26 @@ export interface RunningServer {
   tls: TlsMaterial;
   registry: ReleaseRegistry;
   state: StateStore;
-  close(): Promise<void>;
+  /** The endpoints this server answers, for the startup message ("REST https://…/v1, …"). */
+  endpoints: string;
+  /** Stops accepting, lets in-flight requests finish within shutdownGraceMs, then closes everything. */
+  close(): Promise<DrainOutcome>;
 }
 
 export const DEFAULT_PORT = 8443;
 export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const notice = options.onNotice ?? (() => {});
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
-  const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, onProblem: notice });
+  const storeKind = DEFAULT_RELEASE_STORE_KIND;
+  configureSearch(options.search ?? {});
+  const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
+    openStore: releaseStoreOpener(storeKind),
     rescanIntervalMs: options.rescanIntervalMs,
     onError: (message) => notice(`release skipped: ${message}`),
     onChange: (labels, def) => {
@@ -55,13 +72,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   });
   const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
+  const anonymousRatePerSecond = options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE;
+  const transport = new HttpsTransport(
+    tls,
+    { ...DEFAULT_TRANSPORT_LIMITS, ...options.limits },
+    {
+      // Refusals below the application read no key: they count against the client address's bucket.
+      rateLimitHeaders: async (clientAddress) =>
+        rateLimitHeaders((await state.admit({ secret: null, clientAddress, anonymousRatePerSecond, meter: false })).rate),
+    },
+  );
   const app = await buildApp(
     { registry, state, version: VERSION, bulkSearchPool },
     {
       trustProxy: options.trustProxy,
-      anonymousRatePerSecond: options.anonymousRatePerSecond,
+      anonymousRatePerSecond,
       logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
-      serverFactory: httpsWithPlainHttpDetection(tls),
+      serverFactory: transport.serverFactory,
+      clientErrorHandler: transport.clientErrorHandler,
     },
   );
   const host = options.host ?? DEFAULT_HOST;
@@ -69,18 +97,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `https://${shownHost}:${port}`;
   return {
     app,
-    url: `https://${shownHost}:${port}`,
+    url,
     port,
     tls,
     registry,
     state,
+    endpoints: advertisedEndpoints(url, registeredRoutePaths(app)),
     close: async () => {
+      const drained = transport.drain(options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       await app.close();
+      const outcome = await drained;
       await bulkSearchPool.close();
       registry.close();
-      state.close();
+      await state.close();
+      return outcome;
     },
   };
 }

@@ -30,6 +30,14 @@ export class AnomalyCollector {
     for (const example of examples) if (tally.examples.length < EXAMPLES_PER_KIND) tally.examples.push(example);
   }
 
+  /** Occurrences reported earlier that turn out not to count (rows dropped later as duplicates); examples are kept. */
+  withdraw(kind: AnomalyKind, count: number): void {
+    const tally = this.tallies.get(kind);
+    if (!tally || count <= 0) return;
+    tally.count -= count;
+    if (tally.count <= 0) this.tallies.delete(kind);
+  }
+
   count(kind: AnomalyKind): number {
     return this.tallies.get(kind)?.count ?? 0;
   }

@@ -8,14 +8,16 @@
  *   search_word(rowid = frequency rank, word, docs, bands)  every indexed word, most frequent first,
  *                                                    with the bit mask of the bands it occurs in
  *   search_word_trigram (FTS5 trigram, contentless)  substring → words, for fragment matching
- *   search_count(key, value)                         totals of frequent one-word queries (a count cache)
- *   search_index_meta(key, value)                    format version, bucket start ords, build stats
+ *   search_count(key, value)                         totals of frequent one-word queries per band and hidden-vocabulary
+ *                                                    set, keyed by wordCountKey (a count cache)
+ *   search_index_meta(key, value)                    format version, fingerprint, bucket start ords, build stats
  *
  * Why one full-text table per band: FTS5 walks a doclist linearly even when asked for a rowid
  * range, so a band that is its own table starts its walk at its own first match. Inside a table the
  * rowid is the static ord, so `MATCH … ORDER BY rowid LIMIT k` returns a band's best k and stops.
  */
 import type Database from 'better-sqlite3';
+import { formatQuantity } from './format.js';
 import type { IndexBuildContext, IndexBuilder } from './index-builder.js';
 import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, staticSortKey } from '../services/search/ranking.js';
 import { contentTokens, wordSetKey } from '../services/search/stop-words.js';
@@ -24,19 +26,22 @@ import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../
 import {
   classTag,
   domainTag,
+  SEARCH_INDEX_FINGERPRINT,
   SEARCH_INDEX_VERSION,
-  SqliteSearchStore,
   standardTag,
   TAG_PREFIX,
+  TEXT_TABLE_OPTIONS,
   textTableName,
   vocabularyTag,
-} from '../store/sqlite/sqlite-search-store.js';
+  WORD_TRIGRAM_OPTIONS,
+  wordCountKey,
+} from '../store/sqlite/search/search-index-layout.js';
+import { SqliteSearchStore } from '../store/sqlite/sqlite-search-store.js';
 
 /** One-word queries whose word is in at least this many concepts get their total counted at build time. */
 export const PRECOUNT_MIN_DOCS = 20000;
 export const PRECOUNT_MAX_WORDS = 3000;
 
-const FTS_OPTIONS = `content='', columnsize=0, detail=full, tokenize='unicode61 remove_diacritics 2'`;
 const SYNONYM_SEPARATOR = '\u001f';
 
 export function dropSearchIndex(db: Database.Database): void {
@@ -132,7 +137,7 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
   })();
   db.exec(`CREATE INDEX search_concept_by_concept ON search_concept (concept_id);
            CREATE INDEX search_concept_by_name ON search_concept (name_hash);`);
-  log(`static order of ${total} concepts (${Date.now() - started} ms)`);
+  log(`static order of ${formatQuantity(total, 'concept')} (${Date.now() - started} ms)`);
 
   // 2. Synonym keys (exact key and word set) of every findable synonym.
   const t2 = Date.now();
@@ -159,7 +164,7 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
   db.exec(`CREATE TABLE search_synonym_key (key_hash INTEGER NOT NULL, rank INTEGER NOT NULL, PRIMARY KEY (key_hash, rank)) WITHOUT ROWID;
            INSERT INTO search_synonym_key SELECT DISTINCT key_hash, rank FROM search_synonym_key_tmp ORDER BY key_hash, rank;
            DROP TABLE search_synonym_key_tmp;`);
-  log(`${synonymCount} synonym keys (${Date.now() - t2} ms)`);
+  log(`${formatQuantity(synonymCount, 'synonym key')} (${Date.now() - t2} ms)`);
 
   // 3. One contentless FTS5 table per band, filled in ord order.
   const t3 = Date.now();
@@ -172,7 +177,7 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
   );
   for (let band = 0; band < BAND_COUNT; band++) {
     const table = textTableName(band);
-    db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(name, syn, tags, ${FTS_OPTIONS})`);
+    db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(name, syn, tags, ${TEXT_TABLE_OPTIONS})`);
     if (bandSizes[band] === 0) continue;
     db.prepare(
       `INSERT INTO ${table} (rowid, name, syn, tags)
@@ -203,15 +208,16 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
              SELECT row_number() OVER (ORDER BY sum(docs) DESC, word), word, sum(docs), sum(1 << band) FROM search_word_tmp GROUP BY word ORDER BY 1;
            DROP TABLE search_word_tmp;
            CREATE UNIQUE INDEX search_word_by_word ON search_word (word);
-           CREATE VIRTUAL TABLE search_word_trigram USING fts5(word, content='', columnsize=0, tokenize='trigram');
+           CREATE VIRTUAL TABLE search_word_trigram USING fts5(word, ${WORD_TRIGRAM_OPTIONS});
            INSERT INTO search_word_trigram (rowid, word) SELECT id, word FROM search_word WHERE length(word) >= 3 ORDER BY id;
            INSERT INTO search_word_trigram (search_word_trigram) VALUES ('optimize');`);
   const words = (db.prepare('SELECT count(*) AS n FROM search_word').get() as { n: number }).n;
-  log(`dictionary of ${words} words (${Date.now() - t4} ms)`);
+  log(`dictionary of ${formatQuantity(words, 'word')} (${Date.now() - t4} ms)`);
 
   db.exec(`CREATE TABLE search_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`);
   const meta = db.prepare('INSERT INTO search_index_meta (key, value) VALUES (?, ?)');
   meta.run('version', String(SEARCH_INDEX_VERSION));
+  meta.run('fingerprint', SEARCH_INDEX_FINGERPRINT);
   meta.run('bucket_starts', JSON.stringify(bucketStarts));
   meta.run('band_sizes', JSON.stringify(bandSizes));
 
@@ -223,14 +229,20 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
     .pluck()
     .all(PRECOUNT_MIN_DOCS, PRECOUNT_MAX_WORDS) as string[];
   const hiddenSets = [[...NEVER_SERVED_VOCABULARIES], [...NEVER_SERVED_VOCABULARIES, ...VALIDATION_REQUIRED_VOCABULARIES]];
-  const reader = new SqliteSearchStore(db);
+  const reader = new SqliteSearchStore(db, { useStoredCounts: false });
   const insertCount = db.prepare('INSERT OR REPLACE INTO search_count (key, value) VALUES (?, ?)');
+  const allBands = Array.from({ length: BAND_COUNT }, (_, b) => b);
   const rows: Array<[string, number]> = [];
-  for (const word of frequent) rows.push(...reader.precomputedWordCounts(word, hiddenSets));
+  for (const word of frequent) {
+    for (const hidden of hiddenSets) {
+      const counts = reader.countAnyText([{ tokens: [word], requiredTokens: [word] }], allBands, { hiddenVocabularyIds: hidden });
+      for (const [band, n] of counts) rows.push([wordCountKey(word, band, hidden), n]);
+    }
+  }
   db.transaction(() => {
     for (const [key, value] of rows) insertCount.run(key, value);
   })();
-  log(`counts of ${frequent.length} frequent words (${Date.now() - t5} ms)`);
+  log(`counts of ${formatQuantity(frequent.length, 'frequent word')} (${Date.now() - t5} ms)`);
 
   meta.run('concepts', String(total));
   meta.run('synonyms_indexed', String(synonymCount));

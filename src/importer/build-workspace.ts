@@ -1,9 +1,10 @@
 /**
  * The temporary directory a build is written into, and the single rename that publishes it.
  *
- * A temp dir records who owns it (pid + process start time) in `owner.json`; a later load removes
- * temp dirs whose owner is gone (a load killed with SIGKILL, a crashed machine) and refuses to
- * start while a live process is loading the same label.
+ * A temp dir records who owns it (pid + process start time, and the same for the process
+ * supervising the load, if any) in `owner.json`; a later load removes temp dirs whose owner or
+ * supervisor is gone (a load killed with SIGKILL, a crashed machine) and refuses to start while a
+ * live, supervised process is loading the same label.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +14,15 @@ import { STORE_FILE_NAME } from '../store/schema.js';
 const OWNER_FILE = 'owner.json';
 const STAGING_FILE = 'staging.sqlite';
 
-interface BuildOwner {
+interface ProcessIdentity {
   pid: number;
-  /** Process start time (Linux /proc), to tell a reused pid from the original owner; null elsewhere. */
+  /** Process start time (Linux /proc), to tell a reused pid from the original process; null elsewhere. */
   startTime: string | null;
+}
+
+interface BuildOwner extends ProcessIdentity {
+  /** The process supervising the owner (the CLI parent of a child load); absent when unsupervised. */
+  supervisor?: ProcessIdentity | null;
 }
 
 export interface BuildWorkspace {
@@ -31,13 +37,13 @@ export interface BuildWorkspace {
 /** Temp dirs of this process's loads still running (a pid check cannot tell them apart). */
 const activeWorkspaces = new Set<string>();
 
-export function createBuildWorkspace(dataDir: string, label: string, buildId: string): BuildWorkspace {
+export function createBuildWorkspace(dataDir: string, label: string, buildId: string, supervisorPid?: number): BuildWorkspace {
   const root = releasesDir(dataDir);
   mkdirSync(root, { recursive: true });
   const dir = join(root, tempBuildDirName(label, buildId));
   mkdirSync(dir);
   activeWorkspaces.add(dir);
-  writeFileSync(join(dir, OWNER_FILE), JSON.stringify(currentOwner()));
+  writeFileSync(join(dir, OWNER_FILE), JSON.stringify(currentOwner(supervisorPid)));
   return { label, buildId, dir, storePath: join(dir, STORE_FILE_NAME), stagingPath: join(dir, STAGING_FILE) };
 }
 
@@ -81,7 +87,7 @@ export function cleanStaleWorkspaces(dataDir: string, label: string): TempDirSca
       continue;
     }
     const owner = readOwner(dir, name);
-    if (owner && isAlive(owner) && owner.pid !== process.pid) {
+    if (owner && owner.pid !== process.pid && isAlive(owner) && (!owner.supervisor || isAlive(owner.supervisor))) {
       if (name.startsWith(`.tmp-${label}-`)) scan.liveLoadOfLabel = { dir, pid: owner.pid };
       continue;
     }
@@ -91,8 +97,9 @@ export function cleanStaleWorkspaces(dataDir: string, label: string): TempDirSca
   return scan;
 }
 
-function currentOwner(): BuildOwner {
-  return { pid: process.pid, startTime: processStartTime(process.pid) };
+function currentOwner(supervisorPid: number | undefined): BuildOwner {
+  const identify = (pid: number): ProcessIdentity => ({ pid, startTime: processStartTime(pid) });
+  return { ...identify(process.pid), supervisor: supervisorPid === undefined ? null : identify(supervisorPid) };
 }
 
 function readOwner(dir: string, name: string): BuildOwner | null {
@@ -105,22 +112,28 @@ function readOwner(dir: string, name: string): BuildOwner | null {
   }
 }
 
-function isAlive(owner: BuildOwner): boolean {
+/** Whether the process is running (a zombie, dead but not yet reaped, is not); pid reuse is told by the start time. */
+function isAlive(identity: ProcessIdentity): boolean {
   try {
-    process.kill(owner.pid, 0);
+    process.kill(identity.pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  if (owner.startTime === null) return true;
-  return processStartTime(owner.pid) === owner.startTime;
+  const stat = procStat(identity.pid);
+  if (stat?.state === 'Z') return false;
+  return identity.startTime === null || stat?.startTime === identity.startTime;
 }
 
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot); null where /proc is absent. */
 function processStartTime(pid: number): string | null {
+  return procStat(pid)?.startTime ?? null;
+}
+
+/** Fields 3 (state) and 22 (start time in clock ticks since boot) of /proc/<pid>/stat; null where /proc is absent. */
+function procStat(pid: number): { state: string; startTime: string | null } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return afterName[19] ?? null;
+    return { state: afterName[0]!, startTime: afterName[19] ?? null };
   } catch {
     return null;
   }

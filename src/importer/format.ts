@@ -4,6 +4,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** "1 row", "2 rows", "1,234 duplicates": a count with its noun in the right number. */
+export function formatQuantity(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** 4.2 s, 1:05, 1:02:03 */
 export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;

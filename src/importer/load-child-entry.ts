@@ -1,21 +1,28 @@
 /**
- * Entry point of the child process that `runLoadInChildProcess` starts: runs one loadRelease and
+ * Entry point of the child process that `startLoadInChildProcess` starts: runs one loadRelease and
  * reports progress, the result or the error to the parent over IPC. It installs no signal handler,
  * so SIGINT/SIGTERM/SIGKILL end it at once, even inside a long SQLite call; the parent cleans up.
+ * If the parent itself is killed, the child dies too and removes its temp dir (supervisor-watchdog.ts);
+ * messages that can no longer be delivered are dropped silently.
  */
+import { join } from 'node:path';
+import { releasesDir, tempBuildDirName } from '../store/data-dir.js';
+import type { ChildLoadMessage, ChildLoadRequest } from './load-in-child-process.js';
 import { loadRelease } from './load-release.js';
-import type { ChildLoadRequest, ChildLoadMessage } from './load-in-child-process.js';
+import { dieWithSupervisor } from './supervisor-watchdog.js';
 
 const abort = new AbortController();
-// The parent is gone (killed): stop at the next opportunity; the temp dir is removed on the way out.
+// The IPC channel closed: stop at the next opportunity; the temp dir is removed on the way out.
 process.on('disconnect', () => abort.abort(new Error('the supervising omopterm process went away')));
 
 const send = (message: ChildLoadMessage) => {
-  if (process.connected) process.send!(message);
+  // The callback takes delivery errors (EPIPE once the parent is gone) instead of an 'error' event.
+  if (process.connected) process.send!(message, () => {});
 };
 
-process.once('message', (request: ChildLoadRequest) => {
-  loadRelease({ ...request.options, quiet: true, signal: abort.signal, onProgress: (event) => send({ type: 'progress', event }) })
+process.once('message', ({ options, supervisorPid }: ChildLoadRequest) => {
+  dieWithSupervisor(supervisorPid, join(releasesDir(options.dataDir!), tempBuildDirName(options.label, options.buildId!)));
+  loadRelease({ ...options, supervisorPid, quiet: true, signal: abort.signal, onProgress: (event) => send({ type: 'progress', event }) })
     .then((result) => send({ type: 'result', result }))
     .catch((err: unknown) => send({ type: 'error', name: (err as Error).name ?? 'Error', message: (err as Error).message ?? String(err) }))
     .finally(() => {

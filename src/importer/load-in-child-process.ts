@@ -3,7 +3,8 @@
  * sits in long synchronous SQLite calls (sorting tens of millions of rows, building indexes), so:
  * - the progress line keeps ticking (the parent renders the child's progress events);
  * - SIGINT/SIGTERM are honoured at once: the child is killed and its temp dir removed, leaving
- *   every existing release untouched.
+ *   every existing release untouched;
+ * - if this process is killed outright (SIGKILL), the child notices and does the same itself.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -17,7 +18,10 @@ import type { LoadProgressEvent, LoadProgressListener } from './progress-events.
 export type ChildLoadOptions = Pick<LoadReleaseOptions, 'sourceDir' | 'dataDir' | 'label' | 'makeDefault' | 'replace' | 'buildId' | 'cacheSizeMiB'>;
 
 export interface ChildLoadRequest {
+  /** With dataDir and buildId filled in. */
   options: ChildLoadOptions;
+  /** The parent: the child dies with it (supervisor-watchdog.ts). */
+  supervisorPid: number;
 }
 
 export type ChildLoadMessage =
@@ -78,7 +82,7 @@ export function startLoadInChildProcess(options: ChildLoadOptions, onProgress: L
       }
     });
   });
-  child.send({ options: { ...options, dataDir, buildId } } satisfies ChildLoadRequest);
+  child.send({ options: { ...options, dataDir, buildId }, supervisorPid: process.pid } satisfies ChildLoadRequest);
 
   return {
     result,

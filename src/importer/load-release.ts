@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { listAthenaSourceFiles } from '../athena/source-files.js';
 import { ATHENA_TABLE_SPECS } from '../athena/table-specs.js';
 import { listReleaseBuilds, newBuildId, readDefaultLabel, resolveDataDir, supersededBuildDirs, writeDefaultLabel } from '../store/data-dir.js';
-import { RELEASE_LABEL_PATTERN, type ReleaseManifest, type TableLoadStats } from '../store/release-manifest.js';
+import type { ReleaseManifest, TableLoadStats } from '../store/release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME, STORE_SCHEMA_VERSION, TABLE_DDL } from '../store/schema.js';
 import { AnomalyCollector } from './anomaly-collector.js';
 import { cleanStaleWorkspaces, createBuildWorkspace, discardBuildWorkspace, publishBuildWorkspace, type BuildWorkspace } from './build-workspace.js';
@@ -27,6 +27,7 @@ import { LoadError, LoadInterruptedError } from './load-error.js';
 import { formatLoadSummary } from './load-summary.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
 import { releaseDateFromVersion } from './release-date.js';
+import { releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
 import { importTable, type ReferenceIds } from './table-import.js';
 import { TABLE_IMPORTS } from './tables/index.js';
@@ -37,7 +38,7 @@ export interface LoadReleaseOptions {
   sourceDir: string;
   /** Data directory (default: OMOPTERM_DATA_DIR, then ./omopterm-data). */
   dataDir?: string;
-  /** Release label, YYYY.Q (e.g. 2025.2). */
+  /** Release label, YYYY.Q with Q 1–4 (e.g. 2025.2; see release-label.ts). */
   label: string;
   /** Make this the default release (the first release loaded becomes the default anyway). */
   makeDefault?: boolean;
@@ -51,6 +52,8 @@ export interface LoadReleaseOptions {
   signal?: AbortSignal;
   /** Build id to use (default: a new one); lets a supervising process know the temp dir. */
   buildId?: string;
+  /** Pid of the process supervising this load (the CLI parent of a child load): once it is gone, the load counts as abandoned. */
+  supervisorPid?: number;
   /** Steps run after the tables are loaded (default: INDEX_BUILDERS). */
   indexBuilders?: readonly IndexBuilder[];
   /** SQLite page cache for the build, MiB (default 768; the sorter adds up to two 512 MiB buffers). */
@@ -84,9 +87,8 @@ const STAGING_SCHEMA = 'staging';
 export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResult> {
   const started = Date.now();
   const label = options.label;
-  if (!RELEASE_LABEL_PATTERN.test(label)) {
-    throw new LoadError(`release label '${label}' is not of the form YYYY.Q (a year and a release number, e.g. 2025.2)`);
-  }
+  const labelProblem = releaseLabelProblem(label);
+  if (labelProblem !== null) throw new LoadError(labelProblem);
   const dataDir = resolveDataDir(options.dataDir);
   const sourceDir = resolve(options.sourceDir);
   const listing = listAthenaSourceFiles(sourceDir);
@@ -112,7 +114,7 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
   const progress: LoadProgressListener = options.onProgress ?? (terminal ? (e) => terminal.handle(e) : () => {});
 
   const buildId = options.buildId ?? newBuildId();
-  const workspace = createBuildWorkspace(dataDir, label, buildId);
+  const workspace = createBuildWorkspace(dataDir, label, buildId, options.supervisorPid);
   progress({ type: 'load-start', label, sourceDir, storeDir: workspace.dir, ignoredFiles: listing.ignored });
   let published: string | null = null;
   let manifest: ReleaseManifest;

@@ -1,5 +1,5 @@
 /** The final report of a load: tables, rows, anomalies with examples, store size, time, location. */
-import { formatBytes, formatCount, formatDuration } from './format.js';
+import { formatBytes, formatCount, formatDuration, formatQuantity } from './format.js';
 import type { LoadResult } from './load-release.js';
 
 export function formatLoadSummary(result: LoadResult): string {
@@ -13,13 +13,13 @@ export function formatLoadSummary(result: LoadResult): string {
   lines.push(`  store:   ${result.storePath} (${formatBytes(result.storeSizeBytes)})`);
   lines.push('  tables:');
   const width = Math.max(...Object.keys(m.tables).map((t) => t.length));
-  const countWidth = Math.max(...Object.values(m.tables).map((s) => formatCount(s.rows_stored).length));
+  const rowsWidth = Math.max(...Object.values(m.tables).map((s) => formatQuantity(s.rows_stored, 'row').length));
   for (const [table, stats] of Object.entries(m.tables)) {
     const dropped = stats.rows_read - stats.rows_stored;
     const source = stats.file === null ? '(no file)' : stats.file;
     lines.push(
-      `    ${table.padEnd(width)}  ${formatCount(stats.rows_stored).padStart(countWidth)} rows  ${source}` +
-        (dropped > 0 ? `  (${formatCount(stats.rows_read)} read, ${formatCount(dropped)} duplicates dropped)` : ''),
+      `    ${table.padEnd(width)}  ${formatQuantity(stats.rows_stored, 'row').padStart(rowsWidth)}  ${source}` +
+        (dropped > 0 ? `  (${formatCount(stats.rows_read)} read, ${formatQuantity(dropped, 'duplicate')} dropped)` : ''),
     );
   }
   if (result.ignoredFiles.length) lines.push(`  ignored (not vocabulary tables): ${result.ignoredFiles.join(', ')}`);
@@ -27,7 +27,7 @@ export function formatLoadSummary(result: LoadResult): string {
   if (m.anomalies.length === 0) {
     lines.push('  anomalies: none');
   } else {
-    lines.push(`  anomalies (${m.anomalies.length} kinds; first examples as file:line):`);
+    lines.push(`  anomalies (${formatQuantity(m.anomalies.length, 'kind')}; first examples as file:line):`);
     for (const anomaly of m.anomalies) {
       lines.push(`    ${anomaly.kind}: ${formatCount(anomaly.count)} — ${anomaly.description}`);
       for (const example of anomaly.examples) lines.push(`      ${example}`);

@@ -60,6 +60,18 @@ export class StagedInsert {
     this.db.exec(`DROP TABLE ${this.stagingTable}`);
   }
 
+  /**
+   * Rows dropped as repeats of a key for which `keyCondition` (SQL over the key columns) holds.
+   * Sorts the whole staging table again: call it only when there are duplicates.
+   */
+  countDroppedDuplicatesWhere(keyCondition: string): number {
+    const key = this.keyColumns.join(', ');
+    return this.db
+      .prepare(`SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM ${this.stagingTable} GROUP BY ${key} HAVING count(*) > 1 AND (${keyCondition}))`)
+      .pluck()
+      .get() as number;
+  }
+
   /** A few repeated keys with their source lines. Sorts the whole staging table again: call it only when there are duplicates. */
   findDuplicateExamples(limit: number): DuplicateKeyGroup[] {
     const key = this.keyColumns.join(', ');

@@ -4,7 +4,7 @@
  * from another process; otherwise (CI, logs, pipes) plain lines are written, at most one progress
  * line per table every few seconds.
  */
-import { formatCount, formatDuration, formatRate } from './format.js';
+import { formatCount, formatDuration, formatQuantity, formatRate } from './format.js';
 import type { LoadProgressEvent } from './progress-events.js';
 
 interface OutputStream {
@@ -59,8 +59,8 @@ export class TerminalProgress {
         this.activity = null;
         const dropped = event.rowsRead - event.rowsStored;
         this.line(
-          `  ${event.table}: ${formatCount(event.rowsRead)} rows` +
-            (dropped > 0 ? ` (${formatCount(event.rowsStored)} stored, ${formatCount(dropped)} duplicates dropped)` : '') +
+          `  ${event.table}: ${formatQuantity(event.rowsRead, 'row')}` +
+            (dropped > 0 ? ` (${formatCount(event.rowsStored)} stored, ${formatQuantity(dropped, 'duplicate')} dropped)` : '') +
             ` in ${formatDuration(event.elapsedMs)}` +
             (event.rowsRead > 0 ? `, ${formatRate(event.rowsRead, event.elapsedMs)}` : ''),
         );
@@ -96,7 +96,7 @@ export class TerminalProgress {
     const a = this.activity!;
     const elapsed = now - a.startedAt;
     if (a.kind === 'step') return `${a.step}… ${formatDuration(elapsed)}`;
-    return `${a.table}: ${formatCount(a.rows)} rows, ${formatRate(a.rows, elapsed) || '…'}, ${formatDuration(elapsed)}`;
+    return `${a.table}: ${formatQuantity(a.rows, 'row')}, ${formatRate(a.rows, elapsed) || '…'}, ${formatDuration(elapsed)}`;
   }
 
   private redraw(): void {

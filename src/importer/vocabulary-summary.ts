@@ -3,6 +3,7 @@
  * counts, earliest/latest valid_start_date) with one GROUP BY over CONCEPT, so metadata endpoints
  * never scan the concept table at request time.
  */
+import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';
 
 export const vocabularySummaryBuilder: IndexBuilder = {
@@ -23,6 +24,6 @@ export const vocabularySummaryBuilder: IndexBuilder = {
           GROUP BY vocabulary_id`,
       )
       .run().changes;
-    log(`${rows} vocabularies summarised`);
+    log(`${formatQuantity(rows, 'vocabulary', 'vocabularies')} summarised`);
   },
 };

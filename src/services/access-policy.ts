@@ -22,13 +22,6 @@ export class AccessPolicy {
     }
   }
 
-  /** An unrestricted policy, for internal jobs (never for a request). */
-  static unrestricted(): AccessPolicy {
-    const p = new AccessPolicy('9999-12-31');
-    p.hidden.clear();
-    return p;
-  }
-
   canSee(vocabularyId: string): boolean {
     return !this.hidden.has(vocabularyId);
   }

@@ -2,14 +2,15 @@
  * Single-node StateStore: keys and monthly usage in `<data-dir>/state.sqlite` (WAL, so the CLI and
  * several server processes on this machine can use it at once), rate-limit buckets in process
  * memory. Usage increments are buffered in memory and added to the file once a second and on
- * close, so metering costs no disk write per request.
+ * close, so metering costs no disk write per request. The methods do their work synchronously and
+ * return settled Promises, so the one `admit` per request costs no extra I/O wait.
  */
 import Database from 'better-sqlite3';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ApiKeyRecord, NewApiKey, QuotaDecision, RateDecision, StateStore } from './state-store.js';
-import { TokenBuckets } from './token-buckets.js';
+import type { Admission, AdmissionRequest, ApiKeyRecord, NewApiKey, QuotaDecision, StateStore } from './state-store.js';
+import { TokenBuckets, type Clock } from './token-buckets.js';
 
 const STATE_DDL = `
 CREATE TABLE IF NOT EXISTS api_key (
@@ -54,14 +55,24 @@ interface PendingUsage {
   persisted: number;
 }
 
+export interface EmbeddedStateStoreOptions {
+  /** How often buffered usage is written (0 = only on flush/close). Default 1000 ms. */
+  flushIntervalMs?: number;
+  /** Epoch milliseconds; rate buckets and months are read from it. Default Date.now. */
+  now?: Clock;
+}
+
 export class EmbeddedStateStore implements StateStore {
   private readonly db: Database.Database;
-  private readonly buckets = new TokenBuckets();
+  private readonly now: Clock;
+  private readonly buckets: TokenBuckets;
   private readonly usage = new Map<string, PendingUsage>();
   private readonly stmts;
   private flushTimer: NodeJS.Timeout | undefined;
 
-  constructor(file: string, options: { flushIntervalMs?: number } = {}) {
+  constructor(file: string, options: EmbeddedStateStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.buckets = new TokenBuckets(this.now);
     mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -74,7 +85,9 @@ export class EmbeddedStateStore implements StateStore {
       ),
       list: this.db.prepare('SELECT * FROM api_key ORDER BY created_at, id'),
       bySecret: this.db.prepare('SELECT * FROM api_key WHERE secret_sha256 = ? AND revoked_at IS NULL'),
-      revoke: this.db.prepare('UPDATE api_key SET revoked_at = ? WHERE (id = ? OR name = ?) AND revoked_at IS NULL RETURNING *'),
+      activeById: this.db.prepare('SELECT * FROM api_key WHERE id = ? AND revoked_at IS NULL'),
+      activeByName: this.db.prepare('SELECT * FROM api_key WHERE name = ? AND revoked_at IS NULL ORDER BY created_at, id'),
+      revoke: this.db.prepare('UPDATE api_key SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING *'),
       readUsage: this.db.prepare('SELECT calls FROM monthly_usage WHERE key_id = ? AND month = ?'),
       addUsage: this.db.prepare(
         `INSERT INTO monthly_usage (key_id, month, calls) VALUES (?, ?, ?)
@@ -83,12 +96,21 @@ export class EmbeddedStateStore implements StateStore {
     };
     const interval = options.flushIntervalMs ?? 1000;
     if (interval > 0) {
-      this.flushTimer = setInterval(() => this.flush(), interval);
+      this.flushTimer = setInterval(() => this.flushNow(), interval);
       this.flushTimer.unref();
     }
   }
 
-  createKey(key: NewApiKey): { record: ApiKeyRecord; secret: string } {
+  async admit(request: AdmissionRequest): Promise<Admission> {
+    const key = request.secret ? this.findBySecret(request.secret) : undefined;
+    const rate = key
+      ? this.buckets.take(`key:${key.id}`, key.rate_per_second)
+      : this.buckets.take(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
+    const quota = key && rate.allowed && request.meter ? this.meterCall(key) : null;
+    return { key: key ?? null, rate, quota };
+  }
+
+  async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
     const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
     const record: ApiKeyRecord = {
       id: randomUUID(),
@@ -96,31 +118,70 @@ export class EmbeddedStateStore implements StateStore {
       rate_per_second: key.rate_per_second,
       monthly_quota: key.monthly_quota,
       cpt4_validated_until: key.cpt4_validated_until,
-      created_at: new Date().toISOString(),
+      created_at: new Date(this.now()).toISOString(),
       revoked_at: null,
     };
-    this.stmts.insert.run({ ...record, secret_sha256: hashSecret(secret) });
+    const insertUnlessNameTaken = this.db.transaction(() => {
+      const holder = this.stmts.activeByName.get(key.name) as ApiKeyRecord | undefined;
+      if (holder) {
+        throw new Error(`an active key is already named '${key.name}' (id ${holder.id}): choose another --name, or revoke that key first`);
+      }
+      this.stmts.insert.run({ ...record, secret_sha256: hashSecret(secret) });
+    });
+    insertUnlessNameTaken.immediate();
     return { record, secret };
   }
 
-  listKeys(): ApiKeyRecord[] {
+  async listKeys(): Promise<ApiKeyRecord[]> {
     return (this.stmts.list.all() as (ApiKeyRecord & { secret_sha256?: string })[]).map(stripSecret);
   }
 
-  revokeKey(idOrName: string): ApiKeyRecord[] {
-    return (this.stmts.revoke.all(new Date().toISOString(), idOrName, idOrName) as ApiKeyRecord[]).map(stripSecret);
+  async revokeKey(idOrName: string): Promise<ApiKeyRecord | null> {
+    const revoke = this.db.transaction((): ApiKeyRecord | null => {
+      let target = this.stmts.activeById.get(idOrName) as ApiKeyRecord | undefined;
+      if (!target) {
+        // Names are unique among active keys, but a data dir from before that rule may hold duplicates.
+        const named = this.stmts.activeByName.all(idOrName) as ApiKeyRecord[];
+        if (named.length > 1) {
+          throw new Error(`${named.length} active keys are named '${idOrName}': revoke one by id (${named.map((k) => k.id).join(', ')})`);
+        }
+        target = named[0];
+      }
+      if (!target) return null;
+      const row = this.stmts.revoke.get(new Date(this.now()).toISOString(), target.id) as ApiKeyRecord;
+      return stripSecret(row);
+    });
+    return revoke.immediate();
   }
 
-  authenticate(secret: string): ApiKeyRecord | undefined {
+  async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
+    return this.findBySecret(secret);
+  }
+
+  async usageOf(keyId: string, month: string): Promise<number> {
+    const entry = this.usage.get(keyId);
+    const pending = entry && entry.month === month ? entry.pending : 0;
+    return this.readPersisted(keyId, month) + pending;
+  }
+
+  async flush(): Promise<void> {
+    this.flushNow();
+  }
+
+  async close(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushNow();
+    this.db.close();
+  }
+
+  private findBySecret(secret: string): ApiKeyRecord | undefined {
     const row = this.stmts.bySecret.get(hashSecret(secret)) as ApiKeyRecord | undefined;
     return row ? stripSecret(row) : undefined;
   }
 
-  consumeRate(bucketId: string, ratePerSecond: number, now = Date.now()): RateDecision {
-    return this.buckets.take(bucketId, ratePerSecond, now);
-  }
-
-  meterCall(key: ApiKeyRecord, now = Date.now()): QuotaDecision {
+  /** Counts one call against the key's monthly quota, refusing it when the quota is used up. */
+  private meterCall(key: ApiKeyRecord): QuotaDecision {
+    const now = this.now();
     const month = monthOf(now);
     let entry = this.usage.get(key.id);
     if (!entry || entry.month !== month) {
@@ -137,14 +198,7 @@ export class EmbeddedStateStore implements StateStore {
     return { allowed: true, used: used + 1, quota: key.monthly_quota, resets_at_epoch_seconds: resets };
   }
 
-  /** Calls recorded for a key in a month (persisted plus this process's buffered count). */
-  usageOf(keyId: string, month: string): number {
-    const entry = this.usage.get(keyId);
-    const pending = entry && entry.month === month ? entry.pending : 0;
-    return this.readPersisted(keyId, month) + pending;
-  }
-
-  flush(): void {
+  private flushNow(): void {
     const write = this.db.transaction(() => {
       for (const [keyId, entry] of this.usage) {
         if (entry.pending > 0) this.persist(keyId, entry);
@@ -153,12 +207,6 @@ export class EmbeddedStateStore implements StateStore {
       }
     });
     write();
-  }
-
-  close(): void {
-    if (this.flushTimer) clearInterval(this.flushTimer);
-    this.flush();
-    this.db.close();
   }
 
   private persist(keyId: string, entry: PendingUsage): void {

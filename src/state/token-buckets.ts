@@ -2,6 +2,7 @@
  * In-memory token buckets, one per key (or anonymous client address). A bucket holds at most one
  * second's worth of tokens (`rate`) and refills continuously at `rate` tokens per second, so a key
  * limited to 2 requests/second may make 2 back-to-back requests and then one every 500 ms.
+ * Time comes from the injected clock (epoch milliseconds), so tests never depend on the wall clock.
  */
 import type { RateDecision } from './state-store.js';
 
@@ -13,11 +14,16 @@ interface Bucket {
 /** Buckets idle this long are full again and can be forgotten. */
 const IDLE_EVICTION_MS = 60_000;
 
+export type Clock = () => number;
+
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private lastSweepMs = 0;
 
-  take(id: string, rate: number, nowMs: number): RateDecision {
+  constructor(private readonly now: Clock = Date.now) {}
+
+  take(id: string, rate: number): RateDecision {
+    const nowMs = this.now();
     const capacity = Math.max(1, rate);
     let bucket = this.buckets.get(id);
     if (!bucket) {

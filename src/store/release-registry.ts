@@ -4,9 +4,8 @@
  * another process (or replaced with --replace) becomes visible without a restart; a store that
  * fails to open is reported and skipped, and the previously opened releases keep serving.
  */
-import { effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from './data-dir.js';
-import type { ReleaseStore } from './release-store.js';
-import { openSqliteRelease } from './sqlite/open-sqlite-release.js';
+import { buildDirName, effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from './data-dir.js';
+import type { ReleaseStore, ReleaseStoreOpener } from './release-store.js';
 
 export const RELEASE_ALIASES = new Set(['latest', 'default', 'current']);
 
@@ -25,6 +24,8 @@ export type ReleaseSelection =
 
 export interface ReleaseRegistryOptions {
   dataDir: string;
+  /** Opens a build (see ./release-store-openers.ts for the implementation the server chooses). */
+  openStore: ReleaseStoreOpener;
   /** How often the directory is rescanned; 0 disables rescanning. */
   rescanIntervalMs?: number;
   /** Called when a store cannot be opened (the release is skipped). */
@@ -73,13 +74,13 @@ export class ReleaseRegistry {
         next.set(build.label, current);
         continue;
       }
-      const key = `${build.label}__${build.buildId}`;
+      const key = buildDirName(build.label, build.buildId);
       if (this.failed.has(key)) {
         if (current) next.set(build.label, current);
         continue;
       }
       try {
-        const store = openSqliteRelease(build);
+        const store = this.options.openStore(build);
         next.set(build.label, { label: build.label, buildId: build.buildId, store, build });
         if (current) retired.push(current);
         changed = true;

@@ -1,7 +1,16 @@
 /**
  * The read side of one loaded release. Services depend on these interfaces only; the SQLite
- * implementation lives in ./sqlite, and a future CDM-database backend implements the same ones.
+ * implementation lives in ./sqlite, and ./release-store-openers.ts is the one place that chooses
+ * the implementation a server opens releases with.
+ *
+ * A release store is local, immutable and synchronous: every server node serves its own copy of
+ * the release files (loaded once by `omopterm load`, never written again), and every method answers
+ * in the calling thread, reading the local file. That is what lets a request run a whole search
+ * without yielding, and lets helper threads open their own connections to the same build. A shared
+ * networked database does not fit these interfaces (its calls would be asynchronous) and is not
+ * planned.
  */
+import type { ReleaseBuild } from './data-dir.js';
 import type { ReleaseManifest } from './release-manifest.js';
 import type {
   ConceptClassRecord,
@@ -38,10 +47,13 @@ export interface ReleaseStore {
   readonly manifest: ReleaseManifest;
   readonly concepts: ConceptStore;
   readonly metadata: MetadataStore;
-  /** Keyword search index (E4); `available` is false for stores loaded without it. */
+  /** Keyword search index (E4); a store without one (or with another fingerprint) is refused at open. */
   readonly search: SearchStore;
   close(): void;
 }
+
+/** Opens one build of a release read-only (throws a plain explanation when the store is unusable). */
+export type ReleaseStoreOpener = (build: ReleaseBuild) => ReleaseStore;
 
 /** A concept reached from another one through a relationship or the ancestor table. */
 export interface LinkedConcept {

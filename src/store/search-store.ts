@@ -87,8 +87,6 @@ export interface ExactLookupRequest {
 }
 
 export interface SearchStore {
-  /** False when the release was loaded without a search index. */
-  readonly available: boolean;
   /** First ord of each length bucket (index = bucket); for min_score cutoffs. */
   bucketStartOrds(): readonly number[];
   /**

@@ -405,7 +405,6 @@ KCNQ1|KCNH2|RYR1|DMD|SMN1|FMR1|HTT|GBA|LRRK2|SNCA|APOE|PSEN1|TTR|G6PD|CYP2C19|CY
 TPMT|NUDT15|DPYD|UGT1A1|HLA-B|IFNL3|CYP3A5|NAT2|ABCB1`);
 
 export const AMINO_ACIDS = list(`Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val`);
-export const AMINO_ACID_LETTERS = 'ARNDCQEGHILKMFPSTWYV';
 
 // ------------------------------------------------------------------------------------------------
 // Classifications
@@ -459,11 +458,6 @@ General anesthetics, other|Antiemetics, serotonin (5HT3) antagonists|Prostagland
 Alpha-adrenoreceptor antagonists|Testosterone-5-alpha reductase inhibitors|Drugs used in erectile dysfunction|
 Progestogens and estrogens, fixed combinations|Thyroid hormones|Other antiepileptics|Fatty acid derivatives|
 Carboxamide derivatives|Triptans|Combinations|Other agents|Various|Plain`);
-
-export const HCPCS_PREFIXES: ReadonlyArray<readonly [string, string]> = [
-  ['J', 'Injection, '], ['A', ''], ['E', ''], ['G', ''], ['L', ''], ['Q', ''], ['K', ''], ['C', ''], ['S', ''], ['H', ''],
-  ['T', ''], ['V', ''], ['B', ''], ['P', ''], ['R', ''], ['M', ''],
-];
 
 export const VISITS: ReadonlyArray<readonly [number, string, string]> = [
   [9201, 'Inpatient Visit', 'IP'], [9202, 'Outpatient Visit', 'OP'], [9203, 'Emergency Room Visit', 'ER'],

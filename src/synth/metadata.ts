@@ -6,9 +6,8 @@
  * Nothing here depends on the seed.
  */
 
-export const TARGET_DOMAINS = 50;
-export const TARGET_RELATIONSHIPS = 722;
-export const TARGET_CONCEPT_CLASSES = 433;
+const TARGET_RELATIONSHIPS = 722;
+const TARGET_CONCEPT_CLASSES = 433;
 
 // ---------------------------------------------------------------------------------------------
 // Domains
@@ -20,10 +19,10 @@ const DOMAIN_NAMES = [
   'Route', 'Currency', 'Language', 'Geography', 'Note', 'Place of Service', 'Spec Disease Status',
   'Meas Value Operator', 'Condition Status', 'Condition/Device', 'Condition/Meas', 'Condition/Obs',
   'Condition/Procedure', 'Device/Drug', 'Device/Procedure', 'Drug/Procedure', 'Meas/Procedure',
-  'Obs/Procedure', 'Observation/Procedure', 'Visit Detail', 'Survey', 'Specimen Type', 'Death Type',
+  'Obs/Procedure', 'Plan Stop Reason', 'Visit Detail', 'Survey', 'Specimen Type', 'Death Type',
 ] as const;
 
-export interface DomainRow {
+interface DomainRow {
   domain_id: string;
   domain_name: string;
   domain_concept_id: number;
@@ -35,7 +34,7 @@ export const DOMAINS: DomainRow[] = DOMAIN_NAMES.map((id, i) => ({
   domain_concept_id: i + 1,
 }));
 
-export const DOMAIN_INDEX = new Map(DOMAINS.map((d, i) => [d.domain_id, i] as const));
+const DOMAIN_INDEX = new Map(DOMAINS.map((d, i) => [d.domain_id, i] as const));
 
 export function domainIndex(id: string): number {
   const i = DOMAIN_INDEX.get(id);
@@ -46,7 +45,7 @@ export function domainIndex(id: string): number {
 // ---------------------------------------------------------------------------------------------
 // Relationships
 
-export interface RelationshipRow {
+interface RelationshipRow {
   relationship_id: string;
   relationship_name: string;
   is_hierarchical: '0' | '1';
@@ -147,7 +146,7 @@ const FILLER_VOCABS = [
   'APC', 'Revenue Code', 'UB04 Typ bill', 'ABMS', 'Medicare Specialty', 'OSM', 'SNOMED Veterinary', 'ISBT', 'ISBT Attribute',
 ];
 
-export const RELATIONSHIP_CONCEPT_BASE = 44818500;
+const RELATIONSHIP_CONCEPT_BASE = 44818500;
 
 function buildRelationships(): RelationshipRow[] {
   const rows: RelationshipRow[] = [];
@@ -197,7 +196,7 @@ function buildRelationships(): RelationshipRow[] {
 }
 
 export const RELATIONSHIPS: RelationshipRow[] = buildRelationships();
-export const RELATIONSHIP_INDEX = new Map(RELATIONSHIPS.map((r, i) => [r.relationship_id, i] as const));
+const RELATIONSHIP_INDEX = new Map(RELATIONSHIPS.map((r, i) => [r.relationship_id, i] as const));
 
 export function relIndex(id: string): number {
   const i = RELATIONSHIP_INDEX.get(id);
@@ -247,13 +246,13 @@ const FILLER_CLASS_LEVELS = [
   'Level 1', 'Level 2', 'Level 3', 'Level 4', 'Modifier',
 ];
 
-export interface ConceptClassRow {
+interface ConceptClassRow {
   concept_class_id: string;
   concept_class_name: string;
   concept_class_concept_id: number;
 }
 
-export const CONCEPT_CLASS_CONCEPT_BASE = 44819300;
+const CONCEPT_CLASS_CONCEPT_BASE = 44819300;
 
 function buildConceptClasses(): ConceptClassRow[] {
   const ids: string[] = [...CORE_CLASSES];
@@ -290,7 +289,7 @@ function buildConceptClasses(): ConceptClassRow[] {
 }
 
 export const CONCEPT_CLASSES: ConceptClassRow[] = buildConceptClasses();
-export const CONCEPT_CLASS_INDEX = new Map(CONCEPT_CLASSES.map((c, i) => [c.concept_class_id, i] as const));
+const CONCEPT_CLASS_INDEX = new Map(CONCEPT_CLASSES.map((c, i) => [c.concept_class_id, i] as const));
 
 export function classIndex(id: CoreClassId): number {
   return CONCEPT_CLASS_INDEX.get(id)!;
@@ -299,7 +298,7 @@ export function classIndex(id: CoreClassId): number {
 // ---------------------------------------------------------------------------------------------
 // Vocabularies
 
-export interface VocabularyRow {
+interface VocabularyRow {
   vocabulary_id: string;
   vocabulary_name: string;
   vocabulary_reference: string;
@@ -307,10 +306,10 @@ export interface VocabularyRow {
   vocabulary_concept_id: number;
 }
 
-export const VOCABULARY_CONCEPT_BASE = 44819800;
+const VOCABULARY_CONCEPT_BASE = 44819800;
 
 /** The release the synthetic data imitates: Athena v5 of 29 August 2025. */
-export const SYNTH_RELEASE_VERSION = 'v5.0 29-AUG-25';
+const SYNTH_RELEASE_VERSION = 'v5.0 29-AUG-25';
 export const SYNTH_RELEASE_DATE = 20250829;
 
 const VOCAB_DEFS: Array<[string, string, string, string]> = [
@@ -348,7 +347,7 @@ export const VOCABULARIES: VocabularyRow[] = VOCAB_DEFS.map(([id, name, ref, ver
   vocabulary_concept_id: VOCABULARY_CONCEPT_BASE + i,
 }));
 
-export const VOCABULARY_INDEX = new Map(VOCABULARIES.map((v, i) => [v.vocabulary_id, i] as const));
+const VOCABULARY_INDEX = new Map(VOCABULARIES.map((v, i) => [v.vocabulary_id, i] as const));
 
 export function vocabIndex(id: string): number {
   const i = VOCABULARY_INDEX.get(id);

@@ -99,10 +99,40 @@ describe('demo vocabulary', () => {
     expect(classes).toEqual(expect.arrayContaining(['LOINC Component', 'LOINC System', 'Answer']));
   });
 
+  const searchIds = async (params: string) => {
+    const res = await t.request(`/v1/search/concepts?${params}`);
+    expect(res.status, params).toBe(200);
+    return (res.body.data as Array<{ concept_id: number }>).map((c) => c.concept_id);
+  };
+
+  it.each([
+    ['type 2 diabetes', [201826]], // the SNOMED concept whose name has the phrase, before its longer relatives
+    ['T2DM', [201826]], // E4 matching rule 1: whole-query abbreviation
+    ['E11.9', [35206882, 201826]], // E4 ranking rule 1: the ICD10CM code, then its Maps to target
+    ['44054006', [201826]], // a SNOMED code
+    ['2345-7', [3004501]], // a LOINC code
+    ['metformin', [1503297]], // the RxNorm ingredient (exact name) before drugs containing it
+    ['COPD', [255573]], // expanded to chronic obstructive pulmonary disease
+    ['MI', [4329847]],
+    ['heart attack', [4329847]], // an exact synonym
+    ['hypertension', [316866]], // exact synonym "Hypertension" before "Essential hypertension" (name contains the word)
+    ['HTN', [316866]],
+  ])('search %s gives the well-known concept(s) %j first', async (query, first) => {
+    const got = await searchIds(`query=${encodeURIComponent(query)}`);
+    expect(got.slice(0, first.length)).toEqual(first);
+  });
+
+  it('search "Positive": the SNOMED qualifier value before the demoted LOINC answer (E4 ranking rule 5)', async () => {
+    const both = await searchIds('query=Positive');
+    expect(both.indexOf(9191)).toBeGreaterThanOrEqual(0);
+    expect(both.indexOf(45884084)).toBeGreaterThan(both.indexOf(9191));
+    expect(await searchIds('query=Positive&concept_class_ids=Answer')).toEqual([45884084]);
+  });
+
   it('keeps CPT4 behind the licence rule', async () => {
     const list = await t.request('/v1/vocabularies?page_size=200&include_stats=true');
     expect(list.body.data.vocabularies.map((v: { vocabulary_id: string }) => v.vocabulary_id)).not.toContain('CPT4');
-    const validated = t.createKey({ cpt4_validated_until: '2999-12-31' });
+    const validated = await t.createKey({ cpt4_validated_until: '2999-12-31' });
     const withCpt = await t.request('/v1/vocabularies?page_size=200', { key: validated });
     expect(withCpt.body.data.vocabularies.map((v: { vocabulary_id: string }) => v.vocabulary_id)).toContain('CPT4');
   });

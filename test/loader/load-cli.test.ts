@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReleaseBuilds, readDefaultLabel, releasesDir } from '../../src/store/data-dir.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
-import { CONCEPT_HEADER, conceptRow, makeTempDir, RELATIONSHIP_HEADER, tab, writeLines, writeMinimalAthenaDir } from './loader-fixtures.js';
+import { CONCEPT_HEADER, conceptRow, makeTempDir, tab, writeLines, writeMinimalAthenaDir, writeSlowAthenaDir } from './loader-fixtures.js';
 
 let goodDir: string;
 let brokenDir: string;
@@ -16,11 +16,7 @@ beforeAll(() => {
   goodDir = writeMinimalAthenaDir();
   brokenDir = makeTempDir('omopterm-cli-broken-');
   writeLines(brokenDir, 'CONCEPT.csv', [tab(CONCEPT_HEADER), tab(conceptRow(1)), tab(conceptRow(2, 'x', { concept_id: 'two' }))]);
-  // Big enough to be interrupted mid-load (a few seconds).
-  slowDir = writeMinimalAthenaDir();
-  const rows = [tab(RELATIONSHIP_HEADER)];
-  for (let i = 0; i < 1_500_000; i++) rows.push(tab([i % 5000, i, 'Maps to', '19700101', '20991231', '']));
-  writeLines(slowDir, 'CONCEPT_RELATIONSHIP.csv', rows);
+  slowDir = writeSlowAthenaDir();
   dataDir = makeTempDir('omopterm-cli-data-');
 });
 afterAll(() => {

@@ -1,5 +1,5 @@
 /** Small Athena source directories written by the loader tests (TAB or comma dialect, plain or gzipped). */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,5 +70,23 @@ export function writeMinimalAthenaDir(dir = makeTempDir(), version = 'v5.0 27-AU
     tab(['None', 'OMOP Standardized Vocabularies', 'OMOP generated', version, 44819096]),
     tab(['SNOMED', 'SNOMED', 'x', 'SNOMED 2025', 44819097]),
   ]);
+  return dir;
+}
+
+/** Whether a process is running: neither gone nor a zombie waiting to be reaped (Linux /proc). */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The minimal directory plus 1.5M relationship rows: a load that takes a few seconds, to be interrupted. */
+export function writeSlowAthenaDir(): string {
+  const dir = writeMinimalAthenaDir();
+  const rows = [tab(RELATIONSHIP_HEADER)];
+  for (let i = 0; i < 1_500_000; i++) rows.push(tab([i % 5000, i, 'Maps to', '19700101', '20991231', '']));
+  writeLines(dir, 'CONCEPT_RELATIONSHIP.csv', rows);
   return dir;
 }

@@ -16,11 +16,18 @@ const FEMUR_OTHER = concept('Femur fracture healing', { concept_id: 100041 });
 const SINGLE = concept('Thighbone', { concept_id: 100045 });
 const STOPWORD_ONLY = concept('Zeta widget', { concept_id: 100050 });
 const HEART = concept('Heartburn', { concept_id: 100060 });
+// name vs synonym in the prefix and fragment tiers: the synonym-only concept has the shorter name,
+// so only the name-before-synonym rule puts it second
+const QUIZ_NAME = concept('Quizzical ocular palsy of the left eye', { concept_id: 100070 });
+const QUIZ_SYNONYM = concept('Zork palsy', { concept_id: 100071 });
 
 let f: FixtureStore;
 beforeAll(async () => {
   f = await openFixtureStore({
-    concepts: [MI, COPD, COPD_LITERAL, STONE_NAME, STONE_SYNONYM, KIDNEY_NAME, KIDNEY_SYNONYM, T2DM, T2DM_PHRASE, FEMUR, FEMUR_OTHER, SINGLE, STOPWORD_ONLY, HEART],
+    concepts: [
+      MI, COPD, COPD_LITERAL, STONE_NAME, STONE_SYNONYM, KIDNEY_NAME, KIDNEY_SYNONYM, T2DM, T2DM_PHRASE, FEMUR, FEMUR_OTHER, SINGLE, STOPWORD_ONLY, HEART,
+      QUIZ_NAME, QUIZ_SYNONYM,
+    ],
     synonyms: [
       [MI.concept_id, 'Heart attack'],
       [STONE_SYNONYM.concept_id, 'Renal stone'],
@@ -31,6 +38,7 @@ beforeAll(async () => {
       [STOPWORD_ONLY.concept_id, 'The'],
       [STOPWORD_ONLY.concept_id, 'of the'],
       [STOPWORD_ONLY.concept_id, '-- / --'],
+      [QUIZ_SYNONYM.concept_id, 'Quizzical ocular palsy'],
     ],
   });
 });
@@ -74,6 +82,25 @@ describe('E4 matching rules', () => {
     // all words in the name before all words in a synonym
     const kidney = run(f.store, 'kidney failure');
     expect(ids(kidney.items)).toEqual([KIDNEY_NAME.concept_id, KIDNEY_SYNONYM.concept_id]);
+  });
+
+  it('E4 matching rule 3: a name match outranks a synonym match in the word-prefix tier', () => {
+    for (const q of ['quizz', 'quizz ocul', 'ocul quizzi']) {
+      const r = run(f.store, q);
+      expect(ids(r.items), q).toEqual([QUIZ_NAME.concept_id, QUIZ_SYNONYM.concept_id]);
+      expect(r.items[0]!.match_score, q).toBeGreaterThan(r.items[1]!.match_score);
+      expect(r.items.map((i) => i.match_type), q).toEqual(['partial', 'partial']);
+    }
+  });
+
+  it('E4 matching rule 3: a name match outranks a synonym match in the word-fragment tier', () => {
+    for (const q of ['uizzic', 'izzical cular']) {
+      const r = run(f.store, q);
+      expect(ids(r.items), q).toEqual([QUIZ_NAME.concept_id, QUIZ_SYNONYM.concept_id]);
+      expect(r.items[0]!.match_score, q).toBeGreaterThan(r.items[1]!.match_score);
+    }
+    // both concepts contain "palsy" in the name: the shorter name first (no synonym involved)
+    expect(ids(run(f.store, 'palsy').items)).toEqual([QUIZ_SYNONYM.concept_id, QUIZ_NAME.concept_id]);
   });
 
   it('E4 matching rule 4: a synonym with the same set of words as a multi-word query is an exact synonym match, regardless of order and stop words', () => {

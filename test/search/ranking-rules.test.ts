@@ -1,6 +1,7 @@
 /** E4 ranking rules 1–6, the within-class order, the tie-breaks and the demoted classes table. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMOTED_CLASS_GROUPS } from '../../src/services/search/ranking.js';
+import type { SearchFilters } from '../../src/services/search/search-filters.js';
 import { concept, ids, openFixtureStore, run, type FixtureStore } from './search-fixture.js';
 
 // Rule 1: identifiers
@@ -50,6 +51,45 @@ const ARTIFACTS = demotedClasses.map((cls, i) =>
 );
 const QUALIFIER = concept('Glucose qualifier', { concept_id: 7000200, domain_id: 'Observation', concept_class_id: 'Qualifier Value' });
 
+// Rule 1 for SNOMED- and LOINC-shaped codes: the source concept, then only its valid standard Maps to target
+const SNOMED_SOURCE = concept('Old style bronchitic finding', {
+  concept_id: 8000001, vocabulary_id: 'SNOMED', standard_concept: null, concept_code: '190372001',
+});
+const LOINC_SOURCE = concept('Old style serum marker', {
+  concept_id: 8000002, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', standard_concept: null, concept_code: '12345-6',
+});
+const MAPS_TO_STANDARD = concept('Current bronchitic finding', { concept_id: 8000010, concept_code: '8000010' });
+const MAPS_TO_STANDARD_LAB = concept('Current serum marker', {
+  concept_id: 8000011, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', concept_code: '8000011-1',
+});
+const MAPS_TO_INVALID = concept('Deprecated bronchitic finding', { concept_id: 8000012, concept_code: '8000012', invalid_reason: 'D', standard_concept: null });
+const MAPS_TO_NONSTANDARD = concept('Non-standard bronchitic finding', { concept_id: 8000013, concept_code: '8000013', standard_concept: null });
+const MAPS_TO_UPDATED_STANDARD = concept('Updated serum marker', {
+  concept_id: 8000014, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', concept_code: '8000014-1', invalid_reason: 'U',
+});
+const mapsTo = (from: { concept_id: number }, to: { concept_id: number }) => ({ concept_id_1: from.concept_id, concept_id_2: to.concept_id, relationship_id: 'Maps to' });
+
+// Demotion off (E4, last sentence): a LOINC Answer whose name equals the query "hemoglobin" against
+// clinical concepts that only contain the word, an identifier match and an invalid exact match
+const HB_ANSWER = concept('Hemoglobin', {
+  concept_id: 9000001, vocabulary_id: 'LOINC', domain_id: 'Meas Value', concept_class_id: 'Answer', concept_code: 'LA9000-1',
+});
+const HB_STANDARD_PARTIAL = concept('Hemoglobin in blood', {
+  concept_id: 9000002, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', concept_code: '9000002-2',
+});
+const HB_STANDARD_LONG = concept('Hemoglobin measurement in venous blood by automated count', {
+  concept_id: 9000003, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', concept_code: '9000003-3',
+});
+const HB_NONSTD_EXACT = concept('Hemoglobin', {
+  concept_id: 9000004, vocabulary_id: 'TESTVOC', domain_id: 'Measurement', concept_class_id: 'Lab Test', standard_concept: null, concept_code: 'HB1',
+});
+const HB_IDENTIFIER = concept('Blood pigment level', {
+  concept_id: 9000005, vocabulary_id: 'TESTVOC', domain_id: 'Observation', concept_class_id: 'Lab Test', standard_concept: null, concept_code: 'hemoglobin',
+});
+const HB_INVALID_EXACT = concept('Hemoglobin', {
+  concept_id: 9000006, vocabulary_id: 'LOINC', domain_id: 'Measurement', concept_class_id: 'Lab Test', concept_code: '9000006-6', invalid_reason: 'D', standard_concept: null,
+});
+
 let f: FixtureStore;
 beforeAll(async () => {
   f = await openFixtureStore({
@@ -58,8 +98,16 @@ beforeAll(async () => {
       GASTRITIS_STD, GASTRITIS_CLS, GASTRITIS_NONSTD, GASTRITIS_ANSWER, GASTRITIS_INVALID,
       CORE_PARTIAL, OBS_EXACT, TIE_SNOMED, TIE_RXNORM, TIE_LONGER, TIE_ID_A, TIE_ID_B, SIM_SHORT, SIM_LONG,
       GLUCOSE_NONSTD, ...ARTIFACTS, QUALIFIER,
+      SNOMED_SOURCE, LOINC_SOURCE, MAPS_TO_STANDARD, MAPS_TO_STANDARD_LAB, MAPS_TO_INVALID, MAPS_TO_NONSTANDARD, MAPS_TO_UPDATED_STANDARD,
+      HB_ANSWER, HB_STANDARD_PARTIAL, HB_STANDARD_LONG, HB_NONSTD_EXACT, HB_IDENTIFIER, HB_INVALID_EXACT,
     ],
     relationships: [
+      mapsTo(SNOMED_SOURCE, MAPS_TO_INVALID),
+      mapsTo(SNOMED_SOURCE, MAPS_TO_NONSTANDARD),
+      mapsTo(SNOMED_SOURCE, MAPS_TO_STANDARD),
+      mapsTo(LOINC_SOURCE, MAPS_TO_UPDATED_STANDARD),
+      mapsTo(LOINC_SOURCE, MAPS_TO_STANDARD_LAB),
+      { ...mapsTo(LOINC_SOURCE, MAPS_TO_STANDARD), invalid_reason: 'D' }, // a deprecated mapping is not followed
       { concept_id_1: ICD_E119.concept_id, concept_id_2: T2DM_NO_COMPLICATION.concept_id, relationship_id: 'Maps to' },
       { concept_id_1: ICD10_E119.concept_id, concept_id_2: NIDDM.concept_id, relationship_id: 'Maps to' },
     ],
@@ -99,6 +147,24 @@ describe('E4 ranking rule 1: exact concept id or code first', () => {
   it('E4 ranking rule 1: a LOINC-shaped code puts the LOINC concept first; a SNOMED-shaped code the SNOMED concept', () => {
     expect(ids(run(f.store, '2339-0').items)).toEqual([LOINC_GLUCOSE.concept_id, OTHER_2339.concept_id]);
     expect(ids(run(f.store, '44054006').items)[0]).toBe(NIDDM.concept_id);
+  });
+
+  it('E4 ranking rule 1: a SNOMED-shaped code: the SNOMED concept, then only its valid standard Maps to target', () => {
+    for (const includeInvalid of [false, true]) {
+      const r = run(f.store, '190372001', { filters: { includeInvalid } });
+      // the invalid and the non-standard targets are not rule-1 matches (and are no text match either)
+      expect(ids(r.items)).toEqual([SNOMED_SOURCE.concept_id, MAPS_TO_STANDARD.concept_id]);
+      expect(r.items.map((i) => i.match_score)).toEqual([1, 0.99]);
+    }
+  });
+
+  it('E4 ranking rule 1: a LOINC-shaped code: the LOINC concept, then only its valid standard Maps to target', () => {
+    for (const includeInvalid of [false, true]) {
+      const r = run(f.store, '12345-6', { filters: { includeInvalid } });
+      // the updated (U) target is invalid, and the deprecated mapping to a standard concept is not followed
+      expect(ids(r.items)).toEqual([LOINC_SOURCE.concept_id, MAPS_TO_STANDARD_LAB.concept_id]);
+      expect(r.items.map((i) => i.match_score)).toEqual([1, 0.99]);
+    }
   });
 });
 
@@ -180,7 +246,7 @@ describe('E4 demoted (non-clinical) classes', () => {
   it('naming a demoted class in concept_class_ids turns the demotion off', () => {
     const r = ids(run(f.store, 'glucose', { filters: { conceptClassIds: ['Answer', 'Lab Test'] } }).items);
     const answer = ARTIFACTS[demotedClasses.indexOf('Answer')]!.concept_id;
-    // the standard Answer now ranks as a standard concept, before the non-standard lab test
+    // the Answer (an exact name match) now ranks on text relevance, before the non-standard partial match
     expect(r.indexOf(answer)).toBeLessThan(r.indexOf(GLUCOSE_NONSTD.concept_id));
   });
 
@@ -188,5 +254,58 @@ describe('E4 demoted (non-clinical) classes', () => {
     const r = ids(run(f.store, 'glucose', { filters: { domainIds: ['Meas Value', 'Measurement'] } }).items);
     const answer = ARTIFACTS[demotedClasses.indexOf('Answer')]!.concept_id;
     expect(r.indexOf(answer)).toBeLessThan(r.indexOf(GLUCOSE_NONSTD.concept_id));
+  });
+});
+
+describe('E4 demotion off: ranks on text relevance alone', () => {
+  const order = (filters: SearchFilters) => ids(run(f.store, 'hemoglobin', { filters }).items);
+
+  it('with the demotion on, the exact-name Answer ranks after the clinical partial matches (E4 ranking rule 5)', () => {
+    const r = order({});
+    expect(r.indexOf(HB_ANSWER.concept_id)).toBeGreaterThan(r.indexOf(HB_STANDARD_LONG.concept_id));
+    expect(r.indexOf(HB_NONSTD_EXACT.concept_id)).toBeGreaterThan(r.indexOf(HB_STANDARD_LONG.concept_id));
+  });
+
+  it('naming a demoted class in concept_class_ids: exact names first whatever their class or domain, then partial matches', () => {
+    expect(order({ conceptClassIds: ['Answer', 'Lab Test'] })).toEqual([
+      HB_IDENTIFIER.concept_id, // E4 ranking rule 1 still first
+      HB_ANSWER.concept_id, // exact name, non-core domain Meas Value; LOINC before TESTVOC by vocabulary authority
+      HB_NONSTD_EXACT.concept_id, // exact name, non-standard
+      HB_STANDARD_PARTIAL.concept_id, // standard, core domain, but only contains the word
+      HB_STANDARD_LONG.concept_id,
+    ]);
+  });
+
+  it('naming Meas Value in domain_ids has the same effect', () => {
+    expect(order({ domainIds: ['Meas Value', 'Measurement', 'Observation'] })).toEqual([
+      HB_IDENTIFIER.concept_id,
+      HB_ANSWER.concept_id,
+      HB_NONSTD_EXACT.concept_id,
+      HB_STANDARD_PARTIAL.concept_id,
+      HB_STANDARD_LONG.concept_id,
+    ]);
+  });
+
+  it('E4 ranking rule 6 still holds: an invalid exact match ranks after every valid match', () => {
+    const r = run(f.store, 'hemoglobin', { filters: { conceptClassIds: ['Answer', 'Lab Test'], includeInvalid: true } });
+    expect(ids(r.items)).toEqual([
+      HB_IDENTIFIER.concept_id,
+      HB_ANSWER.concept_id,
+      HB_NONSTD_EXACT.concept_id,
+      HB_STANDARD_PARTIAL.concept_id,
+      HB_STANDARD_LONG.concept_id,
+      HB_INVALID_EXACT.concept_id,
+    ]);
+    const scores = r.items.map((i) => i.match_score);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]!);
+    expect(r.items.map((i) => i.match_type)).toEqual(['exact', 'exact', 'exact', 'partial', 'partial', 'exact']);
+    expect(r.total).toBe(6);
+  });
+
+  it('paging through a demotion-off result gives the same order as one page', () => {
+    const filters = { conceptClassIds: ['Answer', 'Lab Test'], includeInvalid: true };
+    const whole = ids(run(f.store, 'hemoglobin', { filters }).items);
+    const paged = [1, 2, 3].flatMap((page) => ids(run(f.store, 'hemoglobin', { filters, page, pageSize: 2 }).items));
+    expect(paged).toEqual(whole);
   });
 });

@@ -14,12 +14,14 @@ const CPT = concept('Diabetes outpatient visit', { concept_id: 2414397, vocabula
 const GPI = concept('Diabetes drug group', { concept_id: 7000002, vocabulary_id: 'GPI', domain_id: 'Drug', standard_concept: null, concept_code: '27250050' });
 const MEDDRA = concept('Diabetes MedDRA term', { concept_id: 7000003, vocabulary_id: 'MedDRA', standard_concept: null, concept_code: '10012601' });
 const UNICODE = concept('Сахарный диабет', { concept_id: 7000004, vocabulary_id: 'TESTVOC', standard_concept: null, concept_code: 'RU1' });
+const UNICODE_ZH = concept('糖尿病', { concept_id: 7000005, vocabulary_id: 'TESTVOC', standard_concept: null, concept_code: 'ZH1' });
+const PUNCTUATED = concept('C++ allergy & why? #1 thing', { concept_id: 7000006, vocabulary_id: 'TESTVOC', domain_id: 'Observation', standard_concept: null, concept_code: 'P1' });
 
 let t: TestServer;
 let cpt4Key: string;
 beforeAll(async () => {
   const dir = writeAthenaFixture({
-    concepts: [T2DM, DM, ICD, ASPIRIN, CPT, GPI, MEDDRA, UNICODE],
+    concepts: [T2DM, DM, ICD, ASPIRIN, CPT, GPI, MEDDRA, UNICODE, UNICODE_ZH, PUNCTUATED],
     synonyms: [[T2DM.concept_id, 'Diabetes mellitus type 2']],
     relationships: [
       { concept_id_1: ICD.concept_id, concept_id_2: T2DM.concept_id, relationship_id: 'Maps to' },
@@ -29,7 +31,7 @@ beforeAll(async () => {
     ],
   });
   t = await startTestServer({ releases: [{ dir, label: '2025.2', makeDefault: true }] });
-  cpt4Key = t.createKey({ cpt4_validated_until: '2999-12-31' });
+  cpt4Key = await t.createKey({ cpt4_validated_until: '2999-12-31' });
 });
 afterAll(async () => {
   await t?.close();
@@ -86,18 +88,36 @@ describe('GET /v1/search/concepts', () => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.message).toMatch(/too broad/);
     }
-    expect((await get('/v1/search/concepts')).status).toBe(400);
-    expect((await get('/v1/search/concepts?query=MI')).status).toBe(200);
+    const missing = await get('/v1/search/concepts');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('validation_error');
+    expect(missing.body.error.message).toMatch(/query/);
+    // the whole-query abbreviation MI is accepted (E4 matching rule 1) and searched as its expansion
+    const mi = await get('/v1/search/concepts?query=MI');
+    expect(mi.status).toBe(200);
+    expect(mi.body.meta.search.filters_applied.abbreviation_expanded).toEqual({ MI: ['myocardial infarction'] });
+    expect(mi.body.data).toEqual([]);
   });
 
   it('handles unicode, +, &, ? and # in the query', async () => {
     const ru = await get(`/v1/search/concepts?query=${encodeURIComponent('диабет')}`);
     expect(ru.status).toBe(200);
     expect(ru.body.data.map((c: { concept_id: number }) => c.concept_id)).toEqual([UNICODE.concept_id]);
-    for (const q of ['糖尿病', 'C++ diabetes', 'a & b', 'why?', '#1 thing', 'zzz-no-such-thing-xyz-abc']) {
+    const expected: Array<[string, number[]]> = [
+      ['糖尿病', [UNICODE_ZH.concept_id]],
+      ['C++ allergy', [PUNCTUATED.concept_id]],
+      ['allergy & thing', [PUNCTUATED.concept_id]],
+      ['why?', [PUNCTUATED.concept_id]],
+      ['#1 thing', [PUNCTUATED.concept_id]],
+      ['a & b', []],
+      ['zzz-no-such-thing-xyz-abc', []],
+    ];
+    for (const [q, want] of expected) {
       const res = await get(`/v1/search/concepts?query=${encodeURIComponent(q)}`);
-      expect(res.status).toBe(200);
-      expect(Array.isArray(res.body.data)).toBe(true);
+      expect(res.status, q).toBe(200);
+      expect(res.body.data.map((c: { concept_id: number }) => c.concept_id), q).toEqual(want);
+      expect(res.body.meta.search.query, q).toBe(q);
+      expect(res.body.meta.search.total_results, q).toBe(want.length);
     }
   });
 
@@ -115,7 +135,9 @@ describe('GET /v1/search/concepts', () => {
     expect(denied.body.error.code).toBe('vocabulary_restricted');
     const licensed = await get('/v1/search/concepts?query=diabetes&vocabulary_ids=CPT4', cpt4Key);
     expect(licensed.body.data.map((c: { concept_id: number }) => c.concept_id)).toEqual([CPT.concept_id]);
-    expect((await get('/v1/search/concepts?query=diabetes&vocabulary_ids=GPI', cpt4Key)).status).toBe(403);
+    const never = await get('/v1/search/concepts?query=diabetes&vocabulary_ids=GPI', cpt4Key);
+    expect(never.status).toBe(403);
+    expect(never.body.error).toMatchObject({ code: 'vocabulary_restricted', details: { vocabulary_id: 'GPI' } });
   });
 });
 
@@ -167,7 +189,9 @@ describe('facets, bulk, advanced, vocabulary concepts', () => {
       expect.arrayContaining([expect.objectContaining({ standard_concept: 'S', count: 2 }), expect.objectContaining({ standard_concept: 'N', count: 1 })]),
     );
     expect(res.body.data.complete).toBe(true);
-    expect((await get('/v1/concepts/search/facets?query=diabetes')).status).toBe(200);
+    const legacy = await get('/v1/concepts/search/facets?query=diabetes');
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.data).toEqual(res.body.data);
   });
 
   it('POST /v1/search/bulk returns a bare array in input order with per-search failure isolation', async () => {
@@ -218,9 +242,13 @@ describe('facets, bulk, advanced, vocabulary concepts', () => {
   });
 
   it('POST /v1/search/bulk rejects 0 or more than 50 searches', async () => {
-    expect((await t.request('/v1/search/bulk', { method: 'POST', body: { searches: [] } })).status).toBe(400);
     const many = Array.from({ length: 51 }, (_, i) => ({ search_id: String(i), query: 'diabetes' }));
-    expect((await t.request('/v1/search/bulk', { method: 'POST', body: { searches: many } })).status).toBe(400);
+    for (const searches of [[], many]) {
+      const refused = await t.request('/v1/search/bulk', { method: 'POST', body: { searches } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ success: false, error: { code: 'validation_error' } });
+      expect(refused.body.error.message).toMatch(/searches/);
+    }
     const fifty = many.slice(0, 50);
     const ok = await t.request('/v1/search/bulk', { method: 'POST', body: { searches: fifty } });
     expect(ok.status).toBe(200);
@@ -261,7 +289,11 @@ describe('facets, bulk, advanced, vocabulary concepts', () => {
     expect(browse.body.data).toHaveLength(1);
     expect(browse.body.data[0].concept_name).toBe('Diabetes mellitus');
     expect(browse.body.meta.pagination.total_items).toBe(2);
-    expect((await get('/v1/vocabularies/CPT4/concepts?search=diabetes')).status).toBe(403);
-    expect((await get('/v1/vocabularies/NOPE/concepts')).status).toBe(404);
+    const restricted = await get('/v1/vocabularies/CPT4/concepts?search=diabetes');
+    expect(restricted.status).toBe(403);
+    expect(restricted.body.error.code).toBe('vocabulary_restricted');
+    const unknown = await get('/v1/vocabularies/NOPE/concepts');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toMatch(/NOPE/);
   });
 });

@@ -1,13 +1,19 @@
 /**
  * The search index format (src/importer/build-search-index.ts, read by SqliteSearchStore): the
- * per-word band masks of version 2, and version 1 indexes (without masks) still searched the same.
+ * per-word band masks and the precomputed counts, checked against what the fixture below contains.
+ * Band numbers are the documented layout (band = 2 × partition + 1 for a non-core domain; partitions
+ * standard 0, classification 1, non-standard 2, …, invalid 6), written out here, not computed.
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bandOf, partitionOf } from '../../src/services/search/ranking.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
-import { SEARCH_INDEX_VERSION } from '../../src/store/sqlite/sqlite-search-store.js';
-import { concept, ids, openFixtureStore, run, type FixtureStore } from './search-fixture.js';
+import { concept, licensed, openFixtureStore, run, type FixtureStore } from './search-fixture.js';
+
+const STANDARD_CORE = 0;
+const STANDARD_OTHER = 1;
+const CLASSIFICATION_CORE = 2;
+const NON_STANDARD_CORE = 4;
+const INVALID_CORE = 12;
 
 let f: FixtureStore;
 beforeAll(async () => {
@@ -25,46 +31,48 @@ beforeAll(async () => {
 });
 afterAll(() => f?.close());
 
-const bit = (c: { standard_concept?: string | null; concept_class_id?: string; invalid_reason?: string | null; domain_id: string }) =>
-  1 << bandOf(partitionOf({ standard_concept: c.standard_concept ?? null, concept_class_id: c.concept_class_id ?? 'Clinical Finding', invalid_reason: c.invalid_reason ?? null }), c.domain_id);
+function withStore<T>(read: (db: Database.Database) => T): T {
+  const db = new Database(f.build.storePath, { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
 
 describe('search index format', () => {
-  it(`is version ${SEARCH_INDEX_VERSION}, with the bands each word occurs in (names and synonyms)`, () => {
-    const db = new Database(f.build.storePath, { readonly: true });
-    try {
-      expect(db.prepare("SELECT value FROM search_index_meta WHERE key = 'version'").pluck().get()).toBe(String(SEARCH_INDEX_VERSION));
-      const bands = (word: string) => db.prepare('SELECT bands FROM search_word WHERE word = ?').pluck().get(word);
-      const standardCore = bit({ domain_id: 'Condition', standard_concept: 'S' });
-      expect(bands('gadget')).toBe(standardCore | bit({ domain_id: 'Observation', standard_concept: 'S' }));
-      expect(bands('widget')).toBe(bit({ domain_id: 'Drug', standard_concept: null }) | bit({ domain_id: 'Condition', invalid_reason: 'D', standard_concept: 'S' }));
-      expect(bands('superwidgets')).toBe(bit({ domain_id: 'Condition', standard_concept: 'C' }));
-      expect(bands('synonym')).toBe(standardCore);
-    } finally {
-      db.close();
-    }
+  it('is layout version 3 with a recorded fingerprint', () => {
+    withStore((db) => {
+      const meta = new Map((db.prepare('SELECT key, value FROM search_index_meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
+      expect(meta.get('version')).toBe('3');
+      expect(meta.get('fingerprint')).toMatch(/^[0-9a-f]{16}$/);
+      expect(JSON.parse(meta.get('band_sizes')!)[STANDARD_CORE]).toBe(2); // concepts 1 and 6
+    });
   });
 
-  it('reads a version 1 index (no band masks) and finds the same concepts in the same order', () => {
-    const queries: Array<[string, Parameters<typeof run>[2]]> = [
-      ['gadget', {}],
-      ['widget', { filters: { includeInvalid: true } }],
-      ['idget', {}],
-      ['gadget fracture', {}],
-      ['gadg', { prefixLastToken: true }],
-    ];
-    const expected = queries.map(([q, o]) => ids(run(f.store, q, o).items));
-    expect(expected.flat().length).toBeGreaterThan(8);
-    const copy = `${f.build.storePath}.v1.sqlite`;
-    const writable = new Database(f.build.storePath, { readonly: true });
-    writable.exec(`VACUUM INTO '${copy}'`);
+  it('records the bands each word occurs in (names and synonyms)', () => {
+    withStore((db) => {
+      const bands = (word: string) => db.prepare('SELECT bands FROM search_word WHERE word = ?').pluck().get(word);
+      expect(bands('gadget')).toBe((1 << STANDARD_CORE) | (1 << STANDARD_OTHER)); // concept 6's synonym is in band 0 too
+      expect(bands('widget')).toBe((1 << NON_STANDARD_CORE) | (1 << INVALID_CORE));
+      expect(bands('superwidgets')).toBe(1 << CLASSIFICATION_CORE);
+      expect(bands('synonym')).toBe(1 << STANDARD_CORE);
+    });
+  });
+
+  it('keys the precomputed counts by what they count (word, band, hidden vocabularies), not by query text', () => {
+    // The fixture has no word frequent enough to be precounted; plant a count in a copy of the store.
+    const copy = `${f.build.storePath}.counted.sqlite`;
+    withStore((db) => db.exec(`VACUUM INTO '${copy}'`));
+    const hidden = [...licensed().hiddenVocabularies()].sort();
+    const writable = new Database(copy);
+    writable.prepare('INSERT INTO search_count (key, value) VALUES (?, ?)').run(JSON.stringify(['gadget', STANDARD_CORE, hidden]), 40);
     writable.close();
-    const v1 = new Database(copy);
-    v1.exec(`ALTER TABLE search_word DROP COLUMN bands; UPDATE search_index_meta SET value = '1' WHERE key = 'version';`);
-    v1.close();
     const store = openSqliteRelease({ ...f.build, storePath: copy });
     try {
-      expect(store.search.available).toBe(true);
-      expect(queries.map(([q, o]) => ids(run(store, q, o).items))).toEqual(expected);
+      expect(run(f.store, 'gadget').total).toBe(3); // concepts 1, 2 and 6 (synonym)
+      expect(run(store, 'gadget').total).toBe(40 + 1); // band 0 from the planted count, concept 2 (band 1) counted live
+      expect(run(store, 'Gadget', { filters: { domainIds: ['Condition'] } }).total).toBe(2); // a filter: counted live
     } finally {
       store.close();
     }

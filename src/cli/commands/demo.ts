@@ -12,21 +12,24 @@ export const DEMO_VOCABULARY_DIR = fileURLToPath(new URL('../../../examples/demo
 export const DEMO_RELEASE_LABEL = '2025.2';
 const DEMO_KEY_FILE = 'demo-api-key';
 const DEMO_KEY_RATE = 20;
+const DEMO_KEY_NAME = 'demo';
 
-/** Reuses the demo key kept in the data dir while it is still valid; creates one otherwise. */
-function demoKey(dataDir: string): string {
+/** Reuses the demo key kept in the data dir while it is still valid; replaces it otherwise. */
+async function demoKey(dataDir: string): Promise<string> {
   const file = join(dataDir, DEMO_KEY_FILE);
   const state = new EmbeddedStateStore(stateStorePath(dataDir), { flushIntervalMs: 0 });
   try {
     if (existsSync(file)) {
       const saved = readFileSync(file, 'utf8').trim();
-      if (saved && state.authenticate(saved)) return saved;
+      if (saved && (await state.authenticate(saved))) return saved;
     }
-    const { secret } = state.createKey({ name: 'demo', rate_per_second: DEMO_KEY_RATE, monthly_quota: null, cpt4_validated_until: null });
+    // Key names are unique: an active 'demo' key whose secret was lost is revoked and replaced.
+    await state.revokeKey(DEMO_KEY_NAME);
+    const { secret } = await state.createKey({ name: DEMO_KEY_NAME, rate_per_second: DEMO_KEY_RATE, monthly_quota: null, cpt4_validated_until: null });
     writeFileSync(file, `${secret}\n`, { mode: 0o600 });
     return secret;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 
@@ -42,10 +45,9 @@ export function registerDemoCommand(program: Command): void {
         process.stderr.write(`loading the demo vocabulary from ${DEMO_VOCABULARY_DIR} into ${dataDir}\n`);
         await loadRelease({ sourceDir: DEMO_VOCABULARY_DIR, dataDir, label: DEMO_RELEASE_LABEL, makeDefault: true, replace: false, quiet: false });
       }
-      const key = demoKey(dataDir);
+      const key = await demoKey(dataDir);
       const server = await runServer({ ...options, dataDir });
-      const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-      const base = `https://${host}:${server.port}`;
+      const base = server.url;
       process.stdout.write(
         [
           '',

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
 import { stateStorePath } from '../../store/data-dir.js';
@@ -11,29 +11,47 @@ function openState(dataDir: string): EmbeddedStateStore {
   return new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
 }
 
+/** `--cpt4-validated-until`: a YYYY-MM-DD date that is today (UTC) or later; a lapsed validation is refused. */
+function parseValidationDate(value: string): string {
+  const date = parseIsoDate(value);
+  const today = new Date().toISOString().slice(0, 10);
+  if (date < today) {
+    throw new InvalidArgumentError(`${date} is in the past (today is ${today}, UTC): give the last day of a CPT4 licence validation that has not lapsed`);
+  }
+  return date;
+}
+
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description('Manage API keys (stored as SHA-256 hashes in <data-dir>/state.sqlite).');
 
   keys
     .command('create')
     .description('Create an API key and print it (only the key, on stdout: KEY=$(omopterm keys create --name me)). It is shown once.')
-    .requiredOption('--name <name>', 'who or what the key is for')
+    .addOption(new Option('--name <name>', 'who or what the key is for (unique among active keys)').env('OMOPTERM_KEYS_CREATE_NAME').makeOptionMandatory())
     .addOption(dataDirOption())
     .addOption(
       new Option('--rate <r>', 'requests per second allowed (token bucket; burst of one second)')
+        .env('OMOPTERM_KEYS_CREATE_RATE')
         .default(DEFAULT_KEY_RATE)
         .argParser(parsePositiveNumber('--rate')),
     )
-    .addOption(new Option('--monthly-quota <n>', 'calls allowed per calendar month (UTC); unlimited when omitted').argParser(parsePositiveInteger('--monthly-quota')))
     .addOption(
-      new Option('--cpt4-validated-until <date>', 'last day (YYYY-MM-DD) the owner\'s annual CPT4 licence validation is valid; CPT4 is refused without it').argParser(
-        parseIsoDate,
-      ),
+      new Option('--monthly-quota <n>', 'calls allowed per calendar month (UTC); unlimited when omitted')
+        .env('OMOPTERM_KEYS_CREATE_MONTHLY_QUOTA')
+        .argParser(parsePositiveInteger('--monthly-quota')),
     )
-    .action((options: { name: string; dataDir: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) => {
+    .addOption(
+      new Option(
+        '--cpt4-validated-until <date>',
+        'last day (YYYY-MM-DD, today or later) the owner\'s annual CPT4 licence validation is valid; CPT4 is refused without it',
+      )
+        .env('OMOPTERM_KEYS_CREATE_CPT4_VALIDATED_UNTIL')
+        .argParser(parseValidationDate),
+    )
+    .action(async (options: { name: string; dataDir: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) => {
       const state = openState(options.dataDir);
       try {
-        const { record, secret } = state.createKey({
+        const { record, secret } = await state.createKey({
           name: options.name,
           rate_per_second: options.rate,
           monthly_quota: options.monthlyQuota ?? null,
@@ -42,7 +60,7 @@ export function registerKeysCommand(program: Command): void {
         process.stdout.write(`${secret}\n`);
         process.stderr.write(`created key ${record.id} (${record.name}); store it now, it cannot be shown again\n`);
       } finally {
-        state.close();
+        await state.close();
       }
     });
 
@@ -50,12 +68,13 @@ export function registerKeysCommand(program: Command): void {
     .command('list')
     .description('List API keys (never the secrets).')
     .addOption(dataDirOption())
-    .option('--json', 'print JSON')
-    .action((options: { dataDir: string; json?: boolean }) => {
+    .addOption(new Option('--json', 'print JSON').env('OMOPTERM_KEYS_LIST_JSON'))
+    .action(async (options: { dataDir: string; json?: boolean }) => {
       const state = openState(options.dataDir);
       try {
         const month = new Date().toISOString().slice(0, 7);
-        const rows = state.listKeys().map((k) => ({ ...k, calls_this_month: state.usageOf(k.id, month) }));
+        const rows = [];
+        for (const k of await state.listKeys()) rows.push({ ...k, calls_this_month: await state.usageOf(k.id, month) });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
           return;
@@ -71,23 +90,23 @@ export function registerKeysCommand(program: Command): void {
           );
         }
       } finally {
-        state.close();
+        await state.close();
       }
     });
 
   keys
     .command('revoke')
-    .description('Revoke a key by id or name; servers refuse it from their next request on.')
+    .description('Revoke a key by id or by name (names are unique among active keys); servers refuse it from their next request on.')
     .argument('<id-or-name>', 'key id (from keys list) or name')
     .addOption(dataDirOption())
-    .action((idOrName: string, options: { dataDir: string }) => {
+    .action(async (idOrName: string, options: { dataDir: string }) => {
       const state = openState(options.dataDir);
       try {
-        const revoked = state.revokeKey(idOrName);
-        if (!revoked.length) throw new Error(`no active key with id or name '${idOrName}'`);
-        for (const k of revoked) process.stdout.write(`revoked ${k.id} (${k.name})\n`);
+        const revoked = await state.revokeKey(idOrName);
+        if (!revoked) throw new Error(`no active key with id or name '${idOrName}'`);
+        process.stdout.write(`revoked ${revoked.id} (${revoked.name})\n`);
       } finally {
-        state.close();
+        await state.close();
       }
     });
 }

@@ -4,8 +4,8 @@ import { resolve } from 'node:path';
 import { LoadInterruptedError } from '../../importer/load-error.js';
 import { startLoadInChildProcess } from '../../importer/load-in-child-process.js';
 import { formatLoadSummary } from '../../importer/load-summary.js';
+import { releaseLabelProblem } from '../../importer/release-label.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
-import { RELEASE_LABEL_PATTERN } from '../../store/release-manifest.js';
 import { dataDirOption } from '../options.js';
 
 interface LoadCliOptions {
@@ -16,9 +16,8 @@ interface LoadCliOptions {
 }
 
 function parseReleaseLabel(value: string): string {
-  if (!RELEASE_LABEL_PATTERN.test(value)) {
-    throw new InvalidArgumentError(`release label '${value}' is not of the form YYYY.Q (a year and a release number, e.g. 2025.2)`);
-  }
+  const problem = releaseLabelProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
   return value;
 }
 
@@ -32,17 +31,23 @@ Input: the unzipped Athena download. Tables read (file names in any case, .csv o
   YYYY-MM-DD.
 
 Dirty data is kept and summarised (duplicate ids keep the first row; rows pointing at concepts
-missing from CONCEPT are kept; odd flags become NULL). A row that cannot be read stops the load
-with FILE:LINE:COLUMN and an explanation.
+missing from CONCEPT are kept and counted once each; values longer than their OMOP CDM column,
+e.g. a domain_id over 20 characters, are kept; odd flags become NULL), with the first examples
+as FILE:LINE. A row that cannot be read stops the load with FILE:LINE:COLUMN and an explanation.
+
+--release takes the canonical label YYYY.Q with Q 1–4. The alias 2025v2, which the server
+accepts when a request selects a release, is refused here: load it as 2025.2.
 
 The release is built in <data-dir>/releases/.tmp-<label>-<build>/ and published by one rename to
 <data-dir>/releases/<label>__<build>/ when complete. A failed or interrupted (Ctrl-C) load removes
-its partial build; existing releases keep serving, and running servers pick up the new release
-within seconds. Progress goes to stderr, the final summary to stdout.
+its partial build; so does killing omopterm outright (kill -9): its load process stops with it, and
+a new load can start at once. Existing releases keep serving, and running servers pick up the new
+release within seconds. Progress goes to stderr, the final summary to stdout.
 
 Examples:
   omopterm load ~/athena/vocabulary_download_v5 --release 2025.2 --default
-  OMOPTERM_DATA_DIR=/srv/omopterm omopterm load ./athena --release 2025.2 --replace`;
+  OMOPTERM_DATA_DIR=/srv/omopterm omopterm load ./athena --release 2025.2 --replace
+  OMOPTERM_LOAD_RELEASE=2025.2 omopterm load ./athena`;
 
 export function registerLoadCommand(program: Command): void {
   program
@@ -51,16 +56,16 @@ export function registerLoadCommand(program: Command): void {
     .description('Load an Athena vocabulary download (the unzipped directory) as release YYYY.Q into the data directory.')
     .argument('<dir>', 'directory holding the Athena files (CONCEPT.csv, CONCEPT_RELATIONSHIP.csv, …)')
     .addOption(
-      new Option('--release <label>', 'release label YYYY.Q, e.g. 2025.2 for the second release of 2025')
-        .env('OMOPTERM_RELEASE')
+      new Option('--release <label>', 'release label YYYY.Q with Q 1–4, e.g. 2025.2 for the second release of 2025 (the alias form 2025v2 is refused)')
+        .env('OMOPTERM_LOAD_RELEASE')
         .argParser(parseReleaseLabel)
         .makeOptionMandatory(),
     )
     .addOption(dataDirOption())
-    .addOption(new Option('--default', 'make this the default release (the first release loaded becomes the default anyway)').env('OMOPTERM_DEFAULT'))
+    .addOption(new Option('--default', 'make this the default release (the first release loaded becomes the default anyway)').env('OMOPTERM_LOAD_DEFAULT'))
     .addOption(
       new Option('--replace', 'load a label that is already loaded again; the old build serves until the new one is published, then is removed').env(
-        'OMOPTERM_REPLACE',
+        'OMOPTERM_LOAD_REPLACE',
       ),
     )
     .addHelpText('after', HELP_AFTER)

@@ -81,7 +81,7 @@ export function registerReleasesCommand(program: Command): void {
         '(from the VOCABULARY "None" row), row counts, load time, and which one is the default.',
     )
     .addOption(dataDirOption())
-    .addOption(new Option('--json', 'print a JSON array instead of a table').env('OMOPTERM_JSON'))
+    .addOption(new Option('--json', 'print a JSON array instead of a table').env('OMOPTERM_RELEASES_JSON'))
     .action((options: ReleasesCliOptions) => {
       const dataDir = resolve(options.dataDir);
       const listings = describeReleases(dataDir);

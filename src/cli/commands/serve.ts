@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
-import { DEFAULT_HOST, DEFAULT_PORT, startServer, type RunningServer } from '../../http/start-server.js';
-import { dataDirOption, parseList, parseNonNegativeInteger, parsePort, parsePositiveNumber } from '../options.js';
+import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
+import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from '../options.js';
 
 export interface ServeCliOptions {
   dataDir: string;
@@ -13,6 +14,13 @@ export interface ServeCliOptions {
   trustProxy?: string[];
   anonymousRate: number;
   bulkThreads?: number;
+  searchResultCache: boolean;
+  /** Seconds. */
+  headersTimeout: number;
+  /** Seconds. */
+  requestTimeout: number;
+  /** Seconds. */
+  shutdownGrace: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -40,6 +48,30 @@ export function serveOptions(command: Command): Command {
         .argParser(parseNonNegativeInteger('--bulk-threads')),
     )
     .addOption(
+      new Option('--search-result-cache <on|off>', 'keep the results of recent small searches (off: every search runs, e.g. to benchmark the search path)')
+        .env('OMOPTERM_SEARCH_RESULT_CACHE')
+        .default(true, 'on')
+        .argParser(parseOnOff('--search-result-cache')),
+    )
+    .addOption(
+      new Option('--headers-timeout <seconds>', 'time a client has to send a request line and headers (then 408)')
+        .env('OMOPTERM_HEADERS_TIMEOUT')
+        .default(DEFAULT_TRANSPORT_LIMITS.headersTimeoutMs / 1000)
+        .argParser(parsePositiveNumber('--headers-timeout')),
+    )
+    .addOption(
+      new Option('--request-timeout <seconds>', 'time a client has to send a whole request, body included (then 408)')
+        .env('OMOPTERM_REQUEST_TIMEOUT')
+        .default(DEFAULT_TRANSPORT_LIMITS.requestTimeoutMs / 1000)
+        .argParser(parsePositiveNumber('--request-timeout')),
+    )
+    .addOption(
+      new Option('--shutdown-grace <seconds>', 'on SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed')
+        .env('OMOPTERM_SHUTDOWN_GRACE')
+        .default(DEFAULT_SHUTDOWN_GRACE_MS / 1000)
+        .argParser(parsePositiveNumber('--shutdown-grace')),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request log level')
         .env('OMOPTERM_LOG_LEVEL')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent'])
@@ -47,7 +79,11 @@ export function serveOptions(command: Command): Command {
     );
 }
 
-/** Starts the server, prints where it listens, and closes it cleanly on SIGINT/SIGTERM. */
+/**
+ * Starts the server, prints where it listens, and on SIGINT/SIGTERM stops accepting, lets in-flight
+ * requests finish (at most --shutdown-grace seconds), closes the remaining connections and exits 0.
+ * A second signal exits at once (status 1).
+ */
 export async function runServer(options: ServeCliOptions): Promise<RunningServer> {
   const dataDir = resolve(options.dataDir);
   const server = await startServer({
@@ -59,31 +95,49 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     trustProxy: options.trustProxy,
     anonymousRatePerSecond: options.anonymousRate,
     bulkSearchThreads: options.bulkThreads,
+    search: { resultCache: options.searchResultCache },
+    limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },
+    shutdownGraceMs: options.shutdownGrace * 1000,
     logLevel: options.logLevel,
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });
   if (server.registry.labels().length === 0) {
     process.stderr.write(`no vocabulary release in ${dataDir} yet: load one with \`omopterm load <athena-dir> --release YYYY.Q --data-dir ${dataDir}\`\n`);
   }
-  process.stderr.write(`omopterm listening on ${server.url} (REST ${server.url}/v1, FHIR ${server.url}/fhir/r4, API reference ${server.url}/docs)\n`);
+  process.stderr.write(`omopterm listening on ${server.url} (${server.endpoints})\n`);
   let closing = false;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      process.stderr.write(`${signal} again: exiting without waiting for in-flight requests\n`);
+      process.exit(1);
+    }
     closing = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    process.stderr.write(`${signal}: shutting down (in-flight requests get up to ${options.shutdownGrace} s)\n`);
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      ({ unfinishedConnections }) => {
+        process.stderr.write(
+          unfinishedConnections === 0
+            ? 'omopterm stopped: every in-flight request finished\n'
+            : `omopterm stopped: closed ${unfinishedConnections} connection(s) still unfinished after ${options.shutdownGrace} s\n`,
+        );
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`omopterm: shutdown failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   return server;
 }
 
 export function registerServeCommand(program: Command): void {
   serveOptions(program.command('serve'))
-    .description('Serve every loaded release over HTTPS: REST under /v1, FHIR under /fhir/{r4,r4b,r5,r6}, API reference at /docs.')
+    .description(
+      'Serve every loaded release over HTTPS: REST under /v1, API reference at /docs (the startup message lists the endpoints this build serves).',
+    )
     .action(async (options: ServeCliOptions) => {
       await runServer(options);
     });

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { conceptsForScale, DEFAULT_SEED, FULL_RELEASE, synthesize } from '../../synth/index.js';
+import { formatQuantity } from '../../importer/format.js';
 import { parsePositiveInteger } from '../options.js';
 
 interface SynthCliOptions {
@@ -32,7 +33,9 @@ August 2025 scaled to the requested size: vocabulary mix, standard / classificat
 non-standard / invalid proportions, relationships in both directions, CONCEPT_ANCESTOR equal to the
 closure of the ancestry relationships, synonyms, drug strengths. Names are built from a medical
 lexicon with Zipfian word frequencies. The same --concepts and --seed always give the same files.
-The data is synthetic: it contains no real terminology content.
+Every text value fits its OMOP CDM v5.4 column (concept_name 255, concept_code 50, ids 20
+characters, …), so the files also load into a CDM database. The data is synthetic: it contains
+no real terminology content.
 
 Full size (${FULL_RELEASE.concepts.toLocaleString('en-US')} concepts) writes about 4 GB.
 
@@ -47,10 +50,15 @@ export function registerSynthCommand(program: Command): void {
     .summary('generate a synthetic vocabulary in the Athena download format')
     .description('Generate a deterministic synthetic vocabulary in the Athena download format (for tests and benchmarks).')
     .addOption(new Option('--out <dir>', 'output directory (created if missing; files are overwritten)').env('OMOPTERM_SYNTH_OUT').makeOptionMandatory())
-    .addOption(new Option('--concepts <n>', `number of concepts (default: full size, ${FULL_RELEASE.concepts})`).argParser(parsePositiveInteger('--concepts')).conflicts('scale'))
-    .addOption(new Option('--scale <f>', 'size as a fraction of the full release, e.g. 0.01').argParser(parseScale))
-    .addOption(new Option('--seed <s>', 'random seed').default(DEFAULT_SEED).argParser(parseSeed))
-    .option('--json', 'print the summary as JSON')
+    .addOption(
+      new Option('--concepts <n>', `number of concepts (default: full size, ${FULL_RELEASE.concepts})`)
+        .env('OMOPTERM_SYNTH_CONCEPTS')
+        .argParser(parsePositiveInteger('--concepts'))
+        .conflicts('scale'),
+    )
+    .addOption(new Option('--scale <f>', 'size as a fraction of the full release, e.g. 0.01').env('OMOPTERM_SYNTH_SCALE').argParser(parseScale))
+    .addOption(new Option('--seed <s>', 'random seed').env('OMOPTERM_SYNTH_SEED').default(DEFAULT_SEED).argParser(parseSeed))
+    .addOption(new Option('--json', 'print the summary as JSON').env('OMOPTERM_SYNTH_JSON'))
     .addHelpText('after', HELP_AFTER)
     .action((options: SynthCliOptions) => {
       const concepts = options.concepts ?? (options.scale !== undefined ? conceptsForScale(options.scale) : FULL_RELEASE.concepts);
@@ -69,7 +77,7 @@ export function registerSynthCommand(program: Command): void {
       const lines = [
         `synthetic vocabulary written to ${result.outDir}`,
         `  concepts ${result.concepts.toLocaleString('en-US')}, seed ${result.seed}, ${(result.elapsedMs / 1000).toFixed(1)} s, peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
-        ...Object.entries(result.rows).map(([table, n]) => `  ${table.padEnd(22)} ${n.toLocaleString('en-US').padStart(12)} rows`),
+        ...Object.entries(result.rows).map(([table, n]) => `  ${table.padEnd(22)} ${formatQuantity(n, 'row').padStart(17)}`),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -19,8 +19,19 @@ export interface SuccessEnvelope<T> {
   meta: Meta;
 }
 
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: string; message: string; details?: Record<string, unknown> };
+  meta: Meta;
+}
+
 export function baseMeta(request: FastifyRequest, releaseLabel: string | null): Meta {
-  return { request_id: request.id, timestamp: new Date().toISOString(), vocab_release: releaseLabel };
+  return metaFor(request.id, releaseLabel);
+}
+
+/** The meta block for a request id; used directly where no Fastify request exists (transport-level errors). */
+export function metaFor(requestId: string, releaseLabel: string | null): Meta {
+  return { request_id: requestId, timestamp: new Date().toISOString(), vocab_release: releaseLabel };
 }
 
 export function ok<T>(request: FastifyRequest, data: T, extraMeta?: Record<string, unknown>): SuccessEnvelope<T> {

@@ -4,25 +4,44 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
-import { baseMeta } from './envelope.js';
-import { issueTypeFor, operationOutcome } from './operation-outcome.js';
+import { metaFor, type ErrorEnvelope } from './envelope.js';
+import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
+import type { Surface } from './request-context.js';
 
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
+
+export const REST_JSON = 'application/json; charset=utf-8';
+
+/**
+ * The body of an error answer and its content type: an OperationOutcome on the FHIR surface, the
+ * REST error envelope everywhere else. Also used by the transport for errors raised before Fastify
+ * has a request (src/http/raw-error-response.ts).
+ */
+export function errorBody(
+  surface: Surface,
+  error: ServiceError,
+  requestId: string,
+  releaseLabel: string | null,
+): { contentType: string; body: OperationOutcome | ErrorEnvelope } {
+  if (surface === 'fhir') {
+    return { contentType: FHIR_JSON, body: operationOutcome(issueTypeFor(error.status, error.code), error.message) };
+  }
+  return {
+    contentType: REST_JSON,
+    body: {
+      success: false,
+      error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+      meta: metaFor(requestId, releaseLabel),
+    },
+  };
+}
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status);
-  if (request.surface === 'fhir') {
-    if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
-    return reply.type(FHIR_JSON).send(operationOutcome(issueTypeFor(error.status, error.code), error.message));
-  }
   if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
-  const releaseLabel = request.release?.label ?? null;
-  return reply.type('application/json; charset=utf-8').send({
-    success: false,
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
-    meta: baseMeta(request, releaseLabel),
-  });
+  const { contentType, body } = errorBody(request.surface, error, request.id, request.release?.label ?? null);
+  return reply.type(contentType).send(body);
 }
 
 const LOCATION_NAMES: Record<string, string> = {
@@ -72,7 +91,7 @@ function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validat
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ServiceError(400, 'validation_error', `Request body is not valid JSON: ${error.message}`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ServiceError(415, 'unsupported_media_type', `Unsupported Content-Type: send application/json${''}.`);
+      return new ServiceError(415, 'unsupported_media_type', 'Unsupported Content-Type: send the request body as application/json.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServiceError(413, 'payload_too_large', 'Request body is too large.');
   }

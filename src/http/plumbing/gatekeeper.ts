@@ -1,20 +1,27 @@
 /**
- * The request gate, run once for every request before any route code:
- *   1. transport: HTTPS, or plain HTTP from a trusted proxy that says X-Forwarded-Proto: https;
- *   2. API key (Bearer) on /v1 and /fhir — missing → 401 missing_api_key, unknown → 401 invalid_api_key;
- *   3. rate limit per key, shared by both surfaces (anonymous requests: per client address);
- *   4. monthly quota per key (a batch or bulk request is one call);
- *   5. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version).
- * The rate decision is kept on the request so that every response, errors included, carries the
- * X-RateLimit-* headers.
+ * The request gate, run once for every request before any route code. Every decision is taken on
+ * the MATCHED ROUTE, never on how the path was spelled: a route declaring `config.public`
+ * (health, API reference) needs no key; every other route does. Requests that match no route get
+ * the 404 of the not-found handler (after the transport and rate checks), never data.
+ *   1. one call to the state store (`admit`): authenticate the Bearer secret, take a token from the
+ *      key's bucket (or, without a valid key, the client address's bucket), meter the call;
+ *   2. transport: HTTPS, or plain HTTP from a trusted proxy that says X-Forwarded-Proto: https;
+ *   3. rate: 429 rate_limit_exceeded when the bucket is empty — checked before 401, so a flood of
+ *      missing or bad keys from one address is refused too;
+ *   4. API key: missing → 401 missing_api_key, unknown or revoked → 401 invalid_api_key;
+ *   5. monthly quota per key (a batch or bulk request is one call);
+ *   6. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version).
+ * The error shape (envelope or OperationOutcome) follows the matched route's path template, or
+ * the normalised path when no route matched. The rate decision is kept on the request so that
+ * every response, errors included, carries the X-RateLimit-* headers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AccessPolicy } from '../../services/access-policy.js';
 import { ServiceError } from '../../services/errors.js';
-import type { StateStore } from '../../state/state-store.js';
+import type { AdmissionRequest, RateDecision, StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
-import { surfaceOf } from './request-context.js';
+import { normalisedPath, surfaceOfPath, type Surface } from './request-context.js';
 
 export interface GatekeeperOptions {
   state: StateStore;
@@ -39,6 +46,32 @@ function isSecureTransport(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
+/** True when the request matched a route that needs an API key (every route not declared public). */
+export function requiresKey(request: FastifyRequest): boolean {
+  return request.routeOptions.url !== undefined && request.routeOptions.config?.public !== true;
+}
+
+/** Error shape of a request: from the matched route's template, else from the normalised path. */
+export function surfaceOfRequest(request: FastifyRequest): Surface {
+  return surfaceOfPath(request.routeOptions.url ?? normalisedPath(request.url));
+}
+
+export function admissionRequest(request: FastifyRequest, anonymousRatePerSecond: number, meter: boolean): AdmissionRequest {
+  return { secret: bearerSecret(request), clientAddress: request.ip, anonymousRatePerSecond, meter };
+}
+
+/** 429 for an empty bucket: the key's, or the client address's for requests without a valid key. */
+export function rateLimitError(rate: RateDecision, keyed: boolean): ServiceError {
+  const whose = keyed ? 'this key allows' : 'requests without a valid API key are limited, per client address, to';
+  return new ServiceError(
+    429,
+    'rate_limit_exceeded',
+    `Rate limit exceeded: ${whose} ${rate.limit} requests per second. Retry after ${rate.retry_after_seconds} s.`,
+    { limit_per_second: rate.limit, retry_after_seconds: rate.retry_after_seconds },
+    { 'Retry-After': String(rate.retry_after_seconds) },
+  );
+}
+
 export function releaseSelector(request: FastifyRequest): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const fromQuery = query?.vocab_release;
@@ -52,7 +85,7 @@ export function releaseSelector(request: FastifyRequest): string | undefined {
 
 export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptions): void {
   const { state, registry } = options;
-  app.decorateRequest('surface', 'public');
+  app.decorateRequest('surface', 'rest');
   app.decorateRequest('caller', null as never);
   app.decorateRequest('release', null as never);
   app.decorateRequest('rateDecision', undefined);
@@ -60,18 +93,17 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
 
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = process.hrtime.bigint();
-    request.surface = surfaceOf(request.url);
+    request.surface = surfaceOfRequest(request);
     // Conditional requests never yield 304 (Common REST conventions 5).
     delete request.headers['if-none-match'];
     delete request.headers['if-modified-since'];
 
-    const secret = bearerSecret(request);
-    const key = secret ? state.authenticate(secret) : undefined;
-    request.rateDecision = key
-      ? state.consumeRate(`key:${key.id}`, key.rate_per_second)
-      : state.consumeRate(`ip:${request.ip}`, options.anonymousRatePerSecond);
+    const needsKey = requiresKey(request);
+    const secure = isSecureTransport(request);
+    const admission = await state.admit(admissionRequest(request, options.anonymousRatePerSecond, needsKey && secure));
+    request.rateDecision = admission.rate;
 
-    if (!isSecureTransport(request)) {
+    if (!secure) {
       const host = request.headers.host ?? 'this-server';
       return sendError(
         request,
@@ -83,34 +115,24 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
         ),
       );
     }
-    if (request.routeOptions.config?.public || request.surface === 'public') return;
+    if (request.routeOptions.config?.public === true) return;
+    if (!admission.rate.allowed) return sendError(request, reply, rateLimitError(admission.rate, admission.key !== null));
+    // No route matched: the not-found handler answers 404 (no data, so no key needed).
+    if (!needsKey) return;
 
-    if (secret === null) {
+    if (bearerSecret(request) === null) {
       return sendError(
         request,
         reply,
         new ServiceError(401, 'missing_api_key', 'An API key is required: send the header "Authorization: Bearer <API key>".'),
       );
     }
+    const key = admission.key;
     if (!key) {
       return sendError(request, reply, new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.'));
     }
-    const rate = request.rateDecision;
-    if (!rate.allowed) {
-      return sendError(
-        request,
-        reply,
-        new ServiceError(
-          429,
-          'rate_limit_exceeded',
-          `Rate limit exceeded: this key allows ${rate.limit} requests per second. Retry after ${rate.retry_after_seconds} s.`,
-          { limit_per_second: rate.limit, retry_after_seconds: rate.retry_after_seconds },
-          { 'Retry-After': String(rate.retry_after_seconds) },
-        ),
-      );
-    }
-    const quota = state.meterCall(key);
-    if (!quota.allowed) {
+    const quota = admission.quota;
+    if (quota && !quota.allowed) {
       const retryAfter = Math.max(1, quota.resets_at_epoch_seconds - Math.floor(Date.now() / 1000));
       return sendError(
         request,
@@ -131,7 +153,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
 
   // Release selection needs the parsed query string, so it runs after parsing.
   app.addHook('preValidation', async (request, reply) => {
-    if (request.routeOptions.config?.public || request.surface === 'public') return;
+    if (!requiresKey(request)) return;
     const selection = registry.select(releaseSelector(request));
     if (selection.ok) {
       request.release = selection.release;

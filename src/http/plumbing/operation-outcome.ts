@@ -10,6 +10,8 @@ export type IssueType =
   | 'not-found'
   | 'not-supported'
   | 'too-costly'
+  | 'too-long'
+  | 'timeout'
   | 'throttled'
   | 'exception'
   | 'transient'
@@ -35,5 +37,7 @@ export function issueTypeFor(status: number, code: string): IssueType {
   if (status === 405 || status === 501) return 'not-supported';
   if (status === 400) return 'invalid';
   if (status === 503) return 'transient';
+  if (status === 413 || status === 414 || status === 431) return 'too-long';
+  if (status === 408) return 'timeout';
   return 'exception';
 }

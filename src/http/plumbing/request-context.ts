@@ -7,7 +7,8 @@ import type { AccessPolicy } from '../../services/access-policy.js';
 import type { ApiKeyRecord, RateDecision } from '../../state/state-store.js';
 import type { OpenRelease } from '../../store/release-registry.js';
 
-export type Surface = 'rest' | 'fhir' | 'public';
+/** Which error shape a request gets: the REST envelope or a FHIR OperationOutcome. */
+export type Surface = 'rest' | 'fhir';
 
 export interface Caller {
   key: ApiKeyRecord;
@@ -25,13 +26,31 @@ declare module 'fastify' {
     startedAt: bigint;
   }
   interface FastifyContextConfig {
-    /** Route needs no API key and no release (health, API reference). */
+    /** Route needs no API key and no release (health, API reference); every other route needs a key. */
     public?: boolean;
   }
 }
 
-export function surfaceOf(url: string): Surface {
-  if (url.startsWith('/v1/') || url === '/v1') return 'rest';
-  if (url.startsWith('/fhir/') || url === '/fhir') return 'fhir';
-  return 'public';
+/** The surface of a path as the router sees it (a route's template, or a normalised path). */
+export function surfaceOfPath(path: string): Surface {
+  return path === '/fhir' || path.startsWith('/fhir/') ? 'fhir' : 'rest';
+}
+
+/**
+ * A request target reduced to the path the router would have compared: origin of an
+ * absolute-form target dropped, percent-escapes decoded, repeated slashes collapsed, dot segments
+ * resolved, lower case. Used only to choose the error shape for requests that match no route.
+ */
+export function normalisedPath(requestTarget: string): string {
+  let path = requestTarget.split('?')[0]!;
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(path);
+  if (origin) path = path.slice(origin[0].length);
+  path = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join('/')}`.toLowerCase();
 }

@@ -1,5 +1,5 @@
 /** GET /v1/concepts/{concept_id} and GET /v1/concepts/by-code/{vocabulary_id}/{concept_code}. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import { getConceptByCode, getConceptById } from '../../services/concepts/concept-lookup.js';
 import { ok } from '../plumbing/envelope.js';
@@ -27,6 +27,20 @@ const ConceptDetailSchema = Type.Intersect([
 
 const responses = { 200: Envelope(ConceptDetailSchema), ...STANDARD_ERRORS, 404: ErrorEnvelope };
 
+const VocabularyIdParam = Type.String({ minLength: 1, description: 'Vocabulary id, e.g. ICD10CM' });
+const ConceptCodeParam = Type.String({ minLength: 1, description: 'Concept code, percent-encoded, e.g. E11.9, A%2FB%2012 for "A/B 12"' });
+
+/**
+ * The by-code route matches the code as the rest of the path (a wildcard), so that codes with
+ * slashes round-trip however a client encodes them; the document names it {concept_code}.
+ */
+function documentByCodeRoute({ schema, url }: { schema: FastifySchema; url: string }) {
+  return {
+    url: url.replace(/\*$/, ':concept_code'),
+    schema: { ...schema, params: Type.Object({ vocabulary_id: VocabularyIdParam, concept_code: ConceptCodeParam }) },
+  };
+}
+
 export function registerConceptRoutes(app: FastifyInstance): void {
   app.get<{ Params: { concept_id: number }; Querystring: Record<string, boolean | string | undefined> }>(
     '/v1/concepts/:concept_id',
@@ -53,13 +67,11 @@ export function registerConceptRoutes(app: FastifyInstance): void {
         summary: 'Get a concept by vocabulary and code',
         description:
           'The code is the rest of the path, percent-encoded; codes containing dots, slashes or spaces round-trip (E11.9, 2345-7, a/b).',
-        params: Type.Object({
-          vocabulary_id: Type.String({ minLength: 1, description: 'Vocabulary id, e.g. ICD10CM' }),
-          '*': Type.String({ minLength: 1, description: 'Concept code, e.g. E11.9' }),
-        }),
+        params: Type.Object({ vocabulary_id: VocabularyIdParam, '*': ConceptCodeParam }),
         querystring: Type.Object(LookupFlags),
         response: responses,
       },
+      config: { swaggerTransform: documentByCodeRoute },
     },
     async (request) => {
       const detail = getConceptByCode(

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { parseStandardConcept } from '../../services/search/search-filters.js';
-import { listVocabularyConcepts, type VocabularyConceptSort } from '../../services/search/vocabulary-concepts.js';
+import { listVocabularyConcepts, RELATIONSHIPS_MAX_PAGE_SIZE, type VocabularyConceptSort } from '../../services/search/vocabulary-concepts.js';
 import { okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { ConceptSchema, Envelope, ErrorEnvelope, PageQuery, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
@@ -31,14 +31,18 @@ export function registerVocabularyConceptRoutes(app: FastifyInstance): void {
         description:
           'Without `search`: the concepts of the vocabulary sorted by sort_by (concept_code by default; name, concept_name, concept_id, code). ' +
           'With `search`: keyword search restricted to this vocabulary, ranked as GET /v1/search/concepts (same query rules), unless sort_by is given. ' +
-          `page_size: default 20, at most ${VOCABULARY_CONCEPTS_MAX_PAGE_SIZE}. Unknown vocabulary → 404 vocabulary_not_found.`,
+          `page_size: default 20, at most ${VOCABULARY_CONCEPTS_MAX_PAGE_SIZE} (${RELATIONSHIPS_MAX_PAGE_SIZE} with include_relationships). Unknown vocabulary → 404 vocabulary_not_found.`,
         params: Type.Object({ vocabulary_id: Type.String({ minLength: 1 }) }),
         querystring: Type.Object({
           search: Type.Optional(Type.String({ description: 'Keyword search inside the vocabulary (3–500 characters or a whole-query abbreviation).' })),
           standard_concept: Type.Optional(Type.String({ description: 'S, C, N or all (default all).' })),
           include_invalid: Type.Optional(Type.Boolean()),
           include_synonyms: Type.Optional(Type.Boolean()),
-          include_relationships: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; ignored.' })),
+          include_relationships: Type.Optional(
+            Type.Boolean({
+              description: `Add to each concept \`relationships.parents\` ('Is a') and \`relationships.children\` ('Subsumes'), up to 100 each, as GET /v1/concepts/{concept_id} does; page_size is then at most ${RELATIONSHIPS_MAX_PAGE_SIZE}.`,
+            }),
+          ),
           sort_by: Type.Optional(
             Type.Union([Type.Literal('name'), Type.Literal('concept_name'), Type.Literal('concept_id'), Type.Literal('concept_code'), Type.Literal('code')]),
           ),
@@ -51,13 +55,14 @@ export function registerVocabularyConceptRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const q = request.query;
-      const page = readPage(q, { maxPageSize: VOCABULARY_CONCEPTS_MAX_PAGE_SIZE });
+      const page = readPage(q, { maxPageSize: q.include_relationships ? RELATIONSHIPS_MAX_PAGE_SIZE : VOCABULARY_CONCEPTS_MAX_PAGE_SIZE });
       const { items, total } = listVocabularyConcepts(request.release.store, request.caller.policy, {
         vocabularyId: request.params.vocabulary_id,
         search: q.search,
         standardConcepts: parseStandardConcept(q.standard_concept),
         includeInvalid: q.include_invalid,
         includeSynonyms: q.include_synonyms,
+        includeRelationships: q.include_relationships,
         sortBy: q.sort_by,
         sortOrder: q.sort_order,
         page: page.page,

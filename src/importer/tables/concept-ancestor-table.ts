@@ -27,7 +27,13 @@ export const conceptAncestorTable: TableImportDefinition = {
         ]);
         staged.insert(values, line);
       },
-      finish: () => finishStagedTable(ctx, staged, 'duplicate_ancestor', EXAMPLES_PER_KIND),
+      finish: () =>
+        finishStagedTable(
+          ctx,
+          staged,
+          { duplicate: 'duplicate_ancestor', dangling: 'dangling_ancestor_concept', conceptColumns: ['ancestor_concept_id', 'descendant_concept_id'] },
+          EXAMPLES_PER_KIND,
+        ),
     };
   },
 };

@@ -35,7 +35,13 @@ export const conceptRelationshipTable: TableImportDefinition = {
         ]);
         staged.insert(values, line);
       },
-      finish: () => finishStagedTable(ctx, staged, 'duplicate_relationship', EXAMPLES_PER_KIND),
+      finish: () =>
+        finishStagedTable(
+          ctx,
+          staged,
+          { duplicate: 'duplicate_relationship', dangling: 'dangling_relationship_concept', conceptColumns: ['concept_id_1', 'concept_id_2'] },
+          EXAMPLES_PER_KIND,
+        ),
     };
   },
 };

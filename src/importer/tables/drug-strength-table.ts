@@ -18,10 +18,6 @@ export const drugStrengthTable: TableImportDefinition = {
       accept(values, line) {
         normaliseFlag(ctx, values, INVALID_REASON, INVALID_REASON_FLAGS, 'odd_invalid_reason', 'invalid_reason', line);
         checkValidityPeriod(ctx, values, VALID_START, VALID_END, line);
-        checkConceptReferences(ctx, 'dangling_drug_strength_concept', line, [
-          ['drug_concept_id', values[DRUG] as number],
-          ['ingredient_concept_id', values[INGREDIENT] as number],
-        ]);
         if (!insert.insert(values)) {
           ctx.anomalies.report(
             'duplicate_drug_strength',
@@ -29,7 +25,13 @@ export const drugStrengthTable: TableImportDefinition = {
             line,
             `(drug_concept_id ${values[DRUG]}, ingredient_concept_id ${values[INGREDIENT]}) was already read; this row was dropped`,
           );
+          return;
         }
+        // Only rows stored count as dangling, so that the count never exceeds the rows stored.
+        checkConceptReferences(ctx, 'dangling_drug_strength_concept', line, [
+          ['drug_concept_id', values[DRUG] as number],
+          ['ingredient_concept_id', values[INGREDIENT] as number],
+        ]);
       },
       finish: () => insert.stored,
     };

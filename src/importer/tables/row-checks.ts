@@ -42,6 +42,14 @@ export function checkConceptReferences(
   if (missing !== null) ctx.anomalies.report(kind, ctx.fileName, line, `${missing} not in CONCEPT`);
 }
 
+/**
+ * The test of checkConceptReferences in SQL, for rows already stored or staged: true when any of
+ * `columns` holds a concept id missing from the store's CONCEPT table.
+ */
+export function missingConceptCondition(columns: readonly string[]): string {
+  return columns.map((column) => `NOT EXISTS (SELECT 1 FROM main.concept WHERE concept_id = ${column})`).join(' OR ');
+}
+
 /** Reports an id missing from a loaded reference table; tables that are absent or empty are not checked. */
 export function checkReferenceId(
   ctx: TableImportContext,

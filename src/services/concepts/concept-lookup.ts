@@ -66,6 +66,15 @@ function toHierarchyNode(link: LinkedConcept): HierarchyNode {
   };
 }
 
+/** A concept's parents ('Is a') and children ('Subsumes'), up to ATTACHED_LIST_LIMIT each, licensed ones left out. */
+export function relationshipsOf(store: ReleaseStore, policy: AccessPolicy, conceptId: number): NonNullable<ConceptDetail['relationships']> {
+  const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
+  return {
+    parents: visible(store.concepts.related(conceptId, ['Is a'], ATTACHED_LIST_LIMIT)).map(toRelative),
+    children: visible(store.concepts.related(conceptId, ['Subsumes'], ATTACHED_LIST_LIMIT)).map(toRelative),
+  };
+}
+
 export function describeConcept(
   store: ReleaseStore,
   policy: AccessPolicy,
@@ -82,12 +91,7 @@ export function describeConcept(
   };
   if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
   const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
-  if (options.include_relationships) {
-    detail.relationships = {
-      parents: visible(store.concepts.related(concept.concept_id, ['Is a'], ATTACHED_LIST_LIMIT)).map(toRelative),
-      children: visible(store.concepts.related(concept.concept_id, ['Subsumes'], ATTACHED_LIST_LIMIT)).map(toRelative),
-    };
-  }
+  if (options.include_relationships) detail.relationships = relationshipsOf(store, policy, concept.concept_id);
   if (options.include_hierarchy) {
     detail.hierarchy = {
       ancestors: visible(store.concepts.lineage(concept.concept_id, 'up', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),

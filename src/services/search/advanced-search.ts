@@ -9,7 +9,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { filtersFrom, listField, type BulkSearchFields } from './bulk-search.js';
+import { filtersFrom, type BulkSearchFields } from './bulk-search.js';
 import { facetsOf, type SearchFacets } from './facets.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
 
@@ -143,5 +143,3 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
     pageSize,
   };
 }
-
-export { listField };

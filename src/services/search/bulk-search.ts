@@ -100,7 +100,7 @@ export function checkBulkBody(body: BulkSearchBody): BulkSearchItem[] {
 
 /**
  * Runs a bulk search in this thread. `firstIndex` is the position of `searches[0]` in the whole
- * request (for default search ids when a request is split between threads, see bulk-search-pool.ts).
+ * request (for default search ids when a request is split between threads, see src/threads/bulk-search-pool.ts).
  */
 export function bulkSearch(store: ReleaseStore, policy: AccessPolicy, body: BulkSearchBody, firstIndex = 0): BulkSearchOutcome[] {
   const searches = checkBulkBody(body);

@@ -9,7 +9,9 @@
  *      valid standard `Maps to` targets, then every other concept whose id or code equals the query;
  *   2. for everything else, the rank group: evidence class (rule 2 standard → rule 3 classification →
  *      rule 4 non-standard → rule 5 non-clinical artifact → rule 6 invalid) and, inside each class,
- *      core domain (Condition, Drug, Procedure, Measurement, Device) before the other domains;
+ *      core domain (Condition, Drug, Procedure, Measurement, Device) before the other domains. With
+ *      the demotion off (see rankGroups) every valid concept is in one group (text relevance alone),
+ *      followed by the invalid ones;
  *   3. the text tier (see TextTier; "full-text rank"): exact name, exact synonym, name phrase, all
  *      words in the name, all words in name+synonyms, word prefixes in the name, word prefixes
  *      anywhere, word fragments in the name, word fragments anywhere — a name match always before a
@@ -57,11 +59,11 @@ export enum Partition {
   Invalid = 6,
 }
 
-export const PARTITION_COUNT = 7;
+const PARTITION_COUNT = 7;
 /** A band is a partition split into core domains (even band) and other domains (odd band). */
 export const BAND_COUNT = PARTITION_COUNT * 2;
 /** rank = band × 2^ORD_BITS + ord: one number that names a concept's place in the index. */
-export const ORD_BITS = 26;
+const ORD_BITS = 26;
 export const ORD_SPAN = 2 ** ORD_BITS;
 
 export interface RankableConcept {
@@ -94,10 +96,6 @@ export function bandPartition(band: number): Partition {
   return Math.floor(band / 2) as Partition;
 }
 
-export function rankOf(band: number, ord: number): number {
-  return band * ORD_SPAN + ord;
-}
-
 export function bandOfRank(rank: number): number {
   return Math.floor(rank / ORD_SPAN);
 }
@@ -106,51 +104,65 @@ export function ordOfRank(rank: number): number {
   return rank % ORD_SPAN;
 }
 
-/** Evidence classes of E4 rules 2–6, in rank order. */
-export type EvidenceClass = 'standard' | 'classification' | 'non_standard' | 'artifact' | 'invalid';
+/** Evidence classes of E4 rules 2–6, in rank order; `any_valid` is every valid concept (demotion off). */
+export type EvidenceClass = 'standard' | 'classification' | 'non_standard' | 'artifact' | 'invalid' | 'any_valid';
 
 export interface RankGroup {
-  /** Position in the full group list (0–9); used by match_score so scores mean the same with or without demotion. */
+  /**
+   * Position in the full group list (0–9) of the demoted order; used by match_score. With the
+   * demotion off the valid group scores as group 0 and the invalid group as the first invalid group.
+   */
   index: number;
   evidence: EvidenceClass;
-  core: boolean;
+  /** true: core domains only; false: other domains only; undefined: every domain (demotion off). */
+  core: boolean | undefined;
   /** Bands merged (in ord order) into this group. */
   bands: number[];
 }
 
-/** Groups 0–9 when the demotion applies; with the demotion off, artifacts join their natural class. */
+/** Groups 0–9 when the demotion applies. */
 export const MAX_GROUP_COUNT = 10;
+const INVALID_GROUP_INDEX = 8;
 
+const VALID_PARTITIONS: readonly Partition[] = [
+  Partition.Standard,
+  Partition.Classification,
+  Partition.NonStandard,
+  Partition.ArtifactStandard,
+  Partition.ArtifactClassification,
+  Partition.ArtifactNonStandard,
+];
+
+/** Both bands (core, other domains) of each partition. */
+const bandsOf = (partitions: readonly Partition[], core?: boolean): number[] =>
+  partitions.flatMap((p) => (core === undefined ? [p * 2, p * 2 + 1] : [p * 2 + (core ? 0 : 1)]));
+
+/**
+ * The rank groups of a search, in rank order; the text tiers are applied inside each group.
+ *
+ * - Demotion on (the default): rules 2–6 in order (standard, classification, non-standard,
+ *   artifact, invalid), each split into core domains then the others.
+ * - Demotion off (E4, last sentence: a demoted class in concept_class_ids or Meas Value in
+ *   domain_ids): "ranks on text relevance alone" — one group of every valid concept, so the text
+ *   tier comes first and then the static order (similarity, authority, length, id); evidence class
+ *   and core domain do not order the results. Invalid concepts stay after the valid ones (rule 6).
+ */
 export function rankGroups(options: { demotion: boolean; includeInvalid: boolean }): RankGroup[] {
-  const groups: RankGroup[] = [];
-  const natural: Array<[EvidenceClass, Partition, Partition]> = [
-    ['standard', Partition.Standard, Partition.ArtifactStandard],
-    ['classification', Partition.Classification, Partition.ArtifactClassification],
-    ['non_standard', Partition.NonStandard, Partition.ArtifactNonStandard],
+  if (!options.demotion) {
+    const groups: RankGroup[] = [{ index: 0, evidence: 'any_valid', core: undefined, bands: bandsOf(VALID_PARTITIONS) }];
+    if (options.includeInvalid) groups.push({ index: INVALID_GROUP_INDEX, evidence: 'invalid', core: undefined, bands: bandsOf([Partition.Invalid]) });
+    return groups;
+  }
+  const classes: Array<[EvidenceClass, Partition[]]> = [
+    ['standard', [Partition.Standard]],
+    ['classification', [Partition.Classification]],
+    ['non_standard', [Partition.NonStandard]],
+    ['artifact', [Partition.ArtifactStandard, Partition.ArtifactClassification, Partition.ArtifactNonStandard]],
+    ...(options.includeInvalid ? [['invalid', [Partition.Invalid]] as [EvidenceClass, Partition[]]] : []),
   ];
-  let index = 0;
-  for (const [evidence, plain, artifact] of natural) {
-    for (const core of [true, false]) {
-      const offset = core ? 0 : 1;
-      const bands = options.demotion ? [plain * 2 + offset] : [plain * 2 + offset, artifact * 2 + offset];
-      groups.push({ index: index++, evidence, core, bands });
-    }
-  }
-  if (options.demotion) {
-    for (const core of [true, false]) {
-      const offset = core ? 0 : 1;
-      groups.push({
-        index: index++,
-        evidence: 'artifact',
-        core,
-        bands: [Partition.ArtifactStandard * 2 + offset, Partition.ArtifactClassification * 2 + offset, Partition.ArtifactNonStandard * 2 + offset],
-      });
-    }
-  } else {
-    index += 2; // keep the invalid groups' score positions stable
-  }
-  if (options.includeInvalid) {
-    for (const core of [true, false]) groups.push({ index: index++, evidence: 'invalid', core, bands: [Partition.Invalid * 2 + (core ? 0 : 1)] });
+  const groups: RankGroup[] = [];
+  for (const [evidence, partitions] of classes) {
+    for (const core of [true, false]) groups.push({ index: groups.length, evidence, core, bands: bandsOf(partitions, core) });
   }
   return groups;
 }
@@ -160,7 +172,7 @@ export function rankGroups(options: { demotion: boolean; includeInvalid: boolean
  * the best tier it qualifies for. "Required words" are the query words minus stop words. In the
  * prefix and fragment tiers each required word of 3+ characters may also occur as the start of a
  * longer word, or (fragment tiers) anywhere inside a word; words of 1–2 characters must match whole.
- * A word part matches at most FRAGMENT_EXPANSION_LIMIT distinct indexed words, the most frequent.
+ * A word part matches every indexed word that starts with or contains it (see ./tier-plan.ts).
  */
 export enum TextTier {
   /** The name equals the query (exactKey). match_type exact. */
@@ -224,22 +236,12 @@ export function nameLength(name: string): number {
   return n;
 }
 
-/** The query-independent order inside a band (rules 4–5 of the sort key above). */
-export function compareStatic(
-  a: { nameLength: number; vocabularyId: string; conceptId: number },
-  b: { nameLength: number; vocabularyId: string; conceptId: number },
-): number {
-  return (
-    lengthBucket(a.nameLength) - lengthBucket(b.nameLength) ||
-    authorityRank(a.vocabularyId) - authorityRank(b.vocabularyId) ||
-    a.nameLength - b.nameLength ||
-    a.conceptId - b.conceptId
-  );
-}
-
-/** Packs the static order into one number that sorts the same way (bucket, authority, length, id). */
 const authorityCache = new Map<string, number>();
 
+/**
+ * The query-independent order (items 4–5 of the sort key above) packed into one number:
+ * (length bucket, authority, name length, concept_id).
+ */
 export function staticSortKey(nameLen: number, vocabularyId: string, conceptId: number): number {
   // bucket < 32 (5 bits), authority < 64 (6 bits), length clamped < 2048 (11 bits), id < 2^31 → 53 bits.
   const bucket = lengthBucket(nameLen);

@@ -7,10 +7,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'an', 'the', 'of', 'in', 'on', 'at', 'to', 'for', 'by', 'and', 'or', 'as', 'is', 'with', 'due',
 ]);
 
-export function isStopWord(token: string): boolean {
-  return STOP_WORDS.has(token);
-}
-
 /** The tokens that carry meaning: stop words removed. Empty when the text is only stop words/punctuation. */
 export function contentTokens(tokens: readonly string[]): string[] {
   return tokens.filter((t) => !STOP_WORDS.has(t));

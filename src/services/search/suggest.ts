@@ -1,15 +1,32 @@
 /**
  * Autocomplete (GET /v1/search/suggest, GET /v1/concepts/suggest): the keyword search ranking with
  * the last word also matched as a word prefix (so "diab" and even "di" complete), without counting
- * the total — a page is read and one more item tells whether there is a next page.
+ * every match — a page is read with one more item, which tells whether there is a next page.
+ *
+ * Totals are never invented. Suggestions are served down to SUGGEST_MAX_DEPTH (a page starting
+ * deeper is a 400 naming `page`), and `totalItems` is:
+ *   - exact when no suggestion follows this page: the suggestions up to its end;
+ *   - exact for a page past the end (empty): the matches, counted (fewer than the page's offset);
+ *   - otherwise a lower bound (`totalIsExact` false): the suggestions up to this page plus the one
+ *     that proves a next page exists — so total_pages is this page + 1 and has_next is true — or,
+ *     on the last page of the served depth, the SUGGEST_MAX_DEPTH served suggestions.
  */
 import type { AccessPolicy } from '../access-policy.js';
+import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
 import type { SearchFilters } from './search-filters.js';
 
 export const SUGGEST_MIN_LENGTH = 2;
 export const SUGGEST_MAX_LENGTH = 100;
+/** Autocomplete serves at most the best this many suggestions (pages deeper are rejected). */
+export const SUGGEST_MAX_DEPTH = 1000;
+
+/** What meta.pagination means on the suggest routes (OpenAPI descriptions). */
+export const SUGGEST_PAGINATION_DESCRIPTION =
+  `Suggestions are not all counted: \`meta.pagination.total_items\` is exact when \`meta.total_is_exact\` is true ` +
+  `(on the last page and past the end); while there is a next page it is a lower bound (the suggestions up to this page plus one), ` +
+  `so \`has_next\` is what to page by. Only the best ${SUGGEST_MAX_DEPTH} suggestions are served: a page starting deeper is a 400.`;
 
 export interface SuggestRequest {
   query: string | undefined;
@@ -24,25 +41,41 @@ export interface SuggestResult {
   page: number;
   pageSize: number;
   hasNext: boolean;
+  /** See the module comment: exact when totalIsExact, otherwise a lower bound. */
+  totalItems: number;
+  totalIsExact: boolean;
 }
 
 export function suggestConcepts(store: ReleaseStore, policy: AccessPolicy, request: SuggestRequest): SuggestResult {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? 10;
-  // One extra row tells whether a next page exists; offset arithmetic keeps pages aligned.
-  const result = searchConcepts(store, policy, {
-    query: request.query,
-    filters: request.filters,
-    window: { offset: (page - 1) * pageSize, limit: pageSize + 1 },
-    countTotal: false,
-    prefixLastToken: true,
-    queryRules: { minLength: SUGGEST_MIN_LENGTH, maxLength: SUGGEST_MAX_LENGTH },
-  });
-  return {
-    query: result.query.text,
-    items: result.items.slice(0, pageSize),
-    page,
-    pageSize,
-    hasNext: result.items.length > pageSize,
-  };
+  const offset = (page - 1) * pageSize;
+  if (offset >= SUGGEST_MAX_DEPTH) {
+    throw validationError(
+      `Invalid query parameter 'page': suggest serves the best ${SUGGEST_MAX_DEPTH} suggestions and page ${page} would start at suggestion ${offset + 1} ((page − 1) × page_size must be below ${SUGGEST_MAX_DEPTH}).`,
+      { parameter: 'page', location: 'querystring', reason: 'too deep' },
+    );
+  }
+  const suggestWindow = (windowOffset: number, limit: number) =>
+    searchConcepts(store, policy, {
+      query: request.query,
+      filters: request.filters,
+      window: { offset: windowOffset, limit },
+      countTotal: false,
+      prefixLastToken: true,
+      queryRules: { minLength: SUGGEST_MIN_LENGTH, maxLength: SUGGEST_MAX_LENGTH },
+    });
+  // The page, cut at the served depth, and one row more: it tells whether more suggestions exist.
+  const servedHere = Math.min(pageSize, SUGGEST_MAX_DEPTH - offset);
+  const result = suggestWindow(offset, servedHere + 1);
+  const items = result.items.slice(0, servedHere);
+  const more = result.items.length > servedHere;
+  const hasNext = more && offset + servedHere < SUGGEST_MAX_DEPTH;
+  // With more suggestions but no next page (the depth is reached), the served ones are the lower bound.
+  let totalItems = offset + items.length + (hasNext ? 1 : 0);
+  if (items.length === 0 && offset > 0) {
+    // Past the end: count what there is (fewer than `offset`, so within the served depth).
+    totalItems = suggestWindow(0, offset).items.length;
+  }
+  return { query: result.query.text, items, page, pageSize, hasNext, totalItems, totalIsExact: !more };
 }

@@ -33,7 +33,7 @@ export function indexText(text: string): string {
 }
 
 /** A 53-bit hash (two independent 32-bit FNV-1a variants), used to key exact-match lookups compactly. */
-export function hashKey(text: string): number {
+function hashKey(text: string): number {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < text.length; i++) {

@@ -1,13 +1,19 @@
 /**
  * GET /v1/vocabularies/{vocabulary_id}/concepts: a vocabulary's concepts, browsed by code, name or
- * id, or — with `search` — keyword search (E4 ranking) restricted to that vocabulary.
+ * id, or — with `search` — keyword search (E4 ranking) restricted to that vocabulary. With
+ * includeRelationships each concept carries the parents/children of GET /v1/concepts/{id}; that is
+ * two indexed reads per concept, so such pages are at most RELATIONSHIPS_MAX_PAGE_SIZE long.
  */
 import type { AccessPolicy } from '../access-policy.js';
+import { relationshipsOf, type ConceptDetail } from '../concepts/concept-lookup.js';
 import { notFound } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { requireSearchIndex, searchConcepts, type ConceptSearchRecord, type SortBy } from './keyword-search.js';
+import { searchConcepts, type ConceptSearchRecord, type SortBy } from './keyword-search.js';
 import type { StandardFlag } from './search-filters.js';
+
+/** Page size ceiling when relationships are attached (the route clamps to it). */
+export const RELATIONSHIPS_MAX_PAGE_SIZE = 100;
 
 export type VocabularyConceptSort = 'name' | 'concept_name' | 'concept_id' | 'concept_code' | 'code';
 
@@ -17,6 +23,7 @@ export interface VocabularyConceptsRequest {
   standardConcepts?: StandardFlag[];
   includeInvalid?: boolean;
   includeSynonyms?: boolean;
+  includeRelationships?: boolean;
   sortBy?: VocabularyConceptSort;
   sortOrder?: 'asc' | 'desc';
   page: number;
@@ -27,9 +34,20 @@ export interface VocabularyConceptRecord extends ConceptRecord {
   match_score?: number;
   match_type?: string;
   synonyms?: SynonymRecord[];
+  relationships?: ConceptDetail['relationships'];
 }
 
 export function listVocabularyConcepts(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  request: VocabularyConceptsRequest,
+): { items: VocabularyConceptRecord[]; total: number } {
+  const page = findVocabularyConcepts(store, policy, request);
+  if (request.includeRelationships) for (const item of page.items) item.relationships = relationshipsOf(store, policy, item.concept_id);
+  return page;
+}
+
+function findVocabularyConcepts(
   store: ReleaseStore,
   policy: AccessPolicy,
   request: VocabularyConceptsRequest,
@@ -55,7 +73,7 @@ export function listVocabularyConcepts(
     });
     return { items: result.items as ConceptSearchRecord[], total: result.total ?? result.items.length };
   }
-  const search = requireSearchIndex(store);
+  const search = store.search;
   const sortBy = request.sortBy === 'name' || request.sortBy === 'concept_name' ? 'concept_name' : request.sortBy === 'concept_id' ? 'concept_id' : 'concept_code';
   const { concepts, total } = search.browseVocabulary({
     vocabularyId: request.vocabularyId,

@@ -4,6 +4,7 @@ import type { ReleaseStore } from '../release-store.js';
 import { STORE_SCHEMA_VERSION } from '../schema.js';
 import { SqliteConceptStore } from './sqlite-concept-store.js';
 import { SqliteMetadataStore } from './sqlite-metadata-store.js';
+import { assertSearchIndexFingerprint } from './search/search-index-layout.js';
 import { SqliteSearchStore } from './sqlite-search-store.js';
 
 /** Opens one release store read-only. Throws a plain explanation when the store is unusable. */
@@ -29,6 +30,7 @@ export function openSqliteRelease(build: ReleaseBuild): ReleaseStore {
           `this server reads version ${STORE_SCHEMA_VERSION}: load the release again with this version of omopterm`,
       );
     }
+    assertSearchIndexFingerprint(db, build.storePath, build.label);
     const concepts = new SqliteConceptStore(db);
     const metadata = new SqliteMetadataStore(db);
     const search = new SqliteSearchStore(db);

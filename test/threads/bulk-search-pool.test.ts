@@ -1,12 +1,13 @@
 /**
  * Bulk search split across threads (BulkSearchPool): a helper thread runs part of a request against
- * its own connection to the same build; the outcome must be exactly the in-thread outcome.
+ * its own connection to the same build; the outcome must be exactly the in-thread outcome, also when
+ * a helper is slow, hung or dead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BulkSearchPool } from '../../src/services/search/bulk-search-pool.js';
+import { BulkSearchPool, type BulkSearchPoolOptions } from '../../src/threads/bulk-search-pool.js';
 import { bulkSearch, type BulkSearchBody, type BulkSearchOutcome } from '../../src/services/search/bulk-search.js';
 import type { OpenRelease } from '../../src/store/release-registry.js';
-import { concept, licensed, openFixtureStore, unlicensed, type FixtureStore } from './search-fixture.js';
+import { concept, licensed, openFixtureStore, unlicensed, type FixtureStore } from '../search/search-fixture.js';
 
 let f: FixtureStore;
 let release: OpenRelease;
@@ -24,13 +25,27 @@ beforeAll(async () => {
 });
 afterAll(() => f?.close());
 
-/** A pool whose helper has started (a helper still loading is not given work). */
-async function startedPool(): Promise<BulkSearchPool> {
-  const pool = new BulkSearchPool({ threads: 1 });
-  for (let i = 0; i < 200 && pool.stats.splitRequests === 0; i++) {
-    await new Promise((r) => setTimeout(r, 25));
-    pool.run(release, licensed(), body);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `body` until the pool splits it once more (a helper still loading is not given work). */
+async function untilSplit(pool: BulkSearchPool): Promise<BulkSearchOutcome[]> {
+  const before = pool.stats.splitRequests;
+  for (let i = 0; i < 400; i++) {
+    await sleep(25);
+    const outcomes = pool.run(release, licensed(), body);
+    if (pool.stats.splitRequests > before) return outcomes;
   }
+  throw new Error('the pool never split the request');
+}
+
+/**
+ * A pool whose helper has started and answered once. The wait for a helper is long unless a test
+ * says otherwise, so that a helper slowed by a busy machine never makes a test take the fallback.
+ */
+async function startedPool(options: BulkSearchPoolOptions = {}): Promise<BulkSearchPool> {
+  const pool = new BulkSearchPool({ threads: 1, minHelperGraceMs: 30_000, ...options });
+  pool.retain([release.build]);
+  await untilSplit(pool);
   expect(pool.stats.splitRequests).toBe(1);
   return pool;
 }
@@ -95,6 +110,73 @@ describe('BulkSearchPool', () => {
     await pool.close();
     expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
     expect(pool.stats.splitRequests).toBe(2);
+  });
+
+  it('replaces a helper that dies: the next bulk splits again, with the in-thread outcomes', async () => {
+    const problems: string[] = [];
+    const pool = await startedPool({ onProblem: (m) => problems.push(m) });
+    try {
+      const [first] = pool.workersForTest;
+      await first!.terminate();
+      await sleep(0); // the exit event
+      expect(pool.stats.restarts).toBe(1);
+      expect(pool.size).toBe(1);
+      expect(pool.workersForTest[0]).not.toBe(first);
+      expect(problems.some((m) => /helper exited/.test(m))).toBe(true);
+      const helperSearchesBefore = pool.stats.helperSearches;
+      const split = await untilSplit(pool);
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(pool.stats.helperSearches).toBeGreaterThan(helperSearchesBefore);
+      expect(pool.stats.fallbacks).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('does not wait for a late helper: its part runs in the calling thread, and it gets no part until it has answered', async () => {
+    const problems: string[] = [];
+    // (a wait of 200 ms at least: far more than this part takes, far less than the stall)
+    const pool = await startedPool({ minHelperGraceMs: 200, onProblem: (m) => problems.push(m) });
+    try {
+      pool.workersForTest[0]!.postMessage({ stallMs: 3000 });
+      const late = pool.run(release, licensed(), body);
+      expect(withoutDuration(late)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(pool.stats.splitRequests).toBe(2);
+      expect(pool.stats.fallbacks).toBe(1);
+      expect(problems.some((m) => /did not answer in time/.test(m))).toBe(true);
+      // still busy with the part given up: the next request is not split
+      expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(pool.stats.splitRequests).toBe(2);
+      // once it has answered, it is used again
+      const split = await untilSplit(pool);
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(pool.stats.fallbacks).toBe(1);
+      expect(pool.stats.restarts).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('terminates and replaces a helper busy for longer than helperTimeoutMs', async () => {
+    const pool = await startedPool({ minHelperGraceMs: 200, helperTimeoutMs: 500, onProblem: () => {} });
+    try {
+      const [first] = pool.workersForTest;
+      first!.postMessage({ stallMs: 60_000 });
+      pool.run(release, licensed(), body); // given up: the helper stays busy with it
+      expect(pool.stats.fallbacks).toBe(1);
+      await sleep(600);
+      const exited = new Promise((r) => first!.once('exit', r));
+      pool.run(release, licensed(), body); // finds the helper busy beyond the timeout
+      await exited;
+      await sleep(0);
+      expect(pool.stats.restarts).toBe(1);
+      expect(pool.workersForTest).toHaveLength(1);
+      expect(pool.workersForTest[0]).not.toBe(first);
+      const split = await untilSplit(pool);
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+    } finally {
+      await pool.close();
+    }
   });
 
   it('rejects a request without 1–50 searches before splitting it', async () => {

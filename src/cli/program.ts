@@ -1,0 +1,55 @@
+/**
+ * The `omopterm` command tree, built without parsing (main.ts parses it; tests walk it).
+ *
+ * Environment variables: every option can be set through one, shown in `--help` as "(env: …)".
+ * The rule: `--data-dir` is OMOPTERM_DATA_DIR everywhere; the server options that `serve` and
+ * `demo` share are OMOPTERM_<OPTION> (OMOPTERM_PORT, OMOPTERM_TLS_CERT, …); every other option is
+ * OMOPTERM_<COMMAND>_<OPTION> (OMOPTERM_LOAD_RELEASE, OMOPTERM_KEYS_CREATE_RATE, …), where
+ * <OPTION> is the long option name upper-cased with '-' as '_'. A flag is on when its variable is set.
+ *
+ * A usage error prints commander's one-line message and a hint naming the command's help.
+ */
+import { Command } from 'commander';
+import { VERSION } from '../version.js';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerKeysCommand } from './commands/keys.js';
+import { registerLoadCommand } from './commands/load.js';
+import { registerReleasesCommand } from './commands/releases.js';
+import { registerServeCommand } from './commands/serve.js';
+import { registerSynthCommand } from './commands/synth.js';
+
+const ENVIRONMENT_HELP = `
+Every option can also be set through an environment variable, shown as (env: …) in each
+command's help: OMOPTERM_DATA_DIR for --data-dir; OMOPTERM_<OPTION> for the server options of
+serve and demo (OMOPTERM_PORT, OMOPTERM_TLS_CERT, …); OMOPTERM_<COMMAND>_<OPTION> for the others
+(OMOPTERM_LOAD_RELEASE, OMOPTERM_KEYS_CREATE_RATE, …). A flag is on when its variable is set.`;
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('omopterm')
+    .description('Self-hostable terminology server for the OMOP standardized vocabularies (REST /v1 + FHIR /fhir/{r4,r4b,r5,r6}).')
+    .version(VERSION);
+
+  registerLoadCommand(program);
+  registerReleasesCommand(program);
+  registerServeCommand(program);
+  registerSynthCommand(program);
+  registerKeysCommand(program);
+  registerDemoCommand(program);
+
+  program.addHelpText('after', ENVIRONMENT_HELP);
+  for (const command of commandTree(program)) command.showHelpAfterError(`run '${commandPath(command)} --help' for its usage`);
+  return program;
+}
+
+/** The command and all its subcommands, depth first. */
+export function commandTree(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(commandTree)];
+}
+
+/** `omopterm keys create` for the `create` subcommand of `keys`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}

@@ -1,0 +1,52 @@
+/**
+ * Errors Fastify raises while routing, before any hook runs (Fastify's `frameworkErrors` option):
+ * a path with a malformed percent-escape and a path parameter longer than the router's limit. They
+ * get the same treatment as every other response: the envelope (or an OperationOutcome on /fhir
+ * paths), X-Request-Id, and a rate decision with its X-RateLimit-* headers.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../services/errors.js';
+import type { StateStore } from '../../state/state-store.js';
+import { sendError } from './error-responses.js';
+import { admissionRequest, rateLimitError } from './gatekeeper.js';
+import { normalisedPath, surfaceOfPath } from './request-context.js';
+import { applyResponseHeaders } from './response-headers.js';
+
+export interface FrameworkErrorOptions {
+  state: StateStore;
+  anonymousRatePerSecond: number;
+  /** The router's limit on one path parameter (routerOptions.maxParamLength). */
+  maxParamLength: number;
+}
+
+function describeRoutingError(error: FastifyError, path: string, maxParamLength: number): ServiceError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return new ServiceError(400, 'validation_error', `Invalid request path '${path}': it holds a malformed percent-escape (write a literal % as %25).`, {
+        location: 'path',
+        reason: 'malformed percent-encoding',
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ServiceError(400, 'validation_error', `Invalid request path: a path parameter is longer than ${maxParamLength} characters.`, {
+        location: 'params',
+        reason: `longer than ${maxParamLength} characters`,
+      });
+    default:
+      return new ServiceError(500, 'internal_server_error', 'The server failed to route this request; it has been logged.');
+  }
+}
+
+export function frameworkErrorResponder(options: FrameworkErrorOptions) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const path = request.url.split('?')[0]!;
+    // Routing failed, so there is no matched route: the shape follows the normalised path.
+    request.surface = surfaceOfPath(normalisedPath(path));
+    const admission = await options.state.admit(admissionRequest(request, options.anonymousRatePerSecond, false));
+    request.rateDecision = admission.rate;
+    const problem = admission.rate.allowed ? describeRoutingError(error, path, options.maxParamLength) : rateLimitError(admission.rate, admission.key !== null);
+    if (problem.status >= 500) request.log.error({ err: error }, 'routing failed');
+    // Hooks do not run for routing errors, so the common headers are set here.
+    applyResponseHeaders(request, reply);
+    sendError(request, reply, problem);
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * The full-text side of the SQLite search store: one band's stream of one tier (its concepts in ord
+ * order, read page by page), per-band union counts, and textual-match checks. Expressions come from
+ * the tier plan (src/services/search/tier-plan.ts) through ./fts-expressions.ts; counts and small
+ * streams are cached for the life of the connection (a published store never changes).
+ */
+import { LruCache } from '../../../lru-cache.js';
+import { ORD_SPAN } from '../../../services/search/ranking.js';
+import type { TierPlanner } from '../../../services/search/tier-plan.js';
+import type { IndexFilter, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
+import { filterExpression, tierExpression, unionCountExpressions } from './fts-expressions.js';
+import { textTableName, wordCountKey } from './search-index-layout.js';
+import { pushTo, type StatementCache } from './statements.js';
+
+const STREAM_CACHE_MAX_ITEMS = 256;
+
+interface CountEntry {
+  value: number;
+  exact: boolean;
+}
+
+/** A tier's full-text expression in one band (with filters). */
+interface TierExpression {
+  /** '' when the tier is empty in the band. */
+  match: string;
+  /** Short stand-in for `match` in cache keys (hashing a long expression on every read is not free). */
+  id: number;
+}
+
+/** The tier expressions one search has used, and the cache-key part its phrasings and filter make. */
+interface SearchExpressions {
+  key: string;
+  tiers: Map<string, TierExpression>;
+}
+
+/** What one stream reads: `match` in `table`, below `ordLimit`, minus the ords in `exclude` (JSON). */
+interface StreamQuery {
+  band: number;
+  table: string;
+  match: string;
+  exclude: string;
+  ordLimit: number;
+  /** Cache key of the stream's counts and contents. */
+  key: string;
+}
+
+const EMPTY_STREAM: TextStream = { count: () => 0, ranks: () => [], remember: () => {} };
+
+export class SqliteTextIndex {
+  private readonly counts = new LruCache<CountEntry>(20000);
+  /** Tier expressions by (phrasings, tier, prefix flag, filter). */
+  private readonly expressions = new LruCache<TierExpression>(10000);
+  private nextExpressionId = 1;
+  /** Per search (its phrasings and filter objects), the tier expressions it has used. */
+  private readonly searchExpressions = new WeakMap<object, WeakMap<object, SearchExpressions>>();
+  /** countAnyText results by query and filter. */
+  private readonly unionCounts = new LruCache<Map<number, number>>(5000);
+  /** Complete contents of small streams (at most STREAM_CACHE_MAX_ITEMS ranks), keyed like `counts`. */
+  private readonly streams = new LruCache<number[]>(10000);
+
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly planner: TierPlanner,
+    private readonly bandSizes: readonly number[],
+    /** Counts computed when the index was built, by wordCountKey (undefined while building them). */
+    private readonly storedCount: ((key: string) => number | undefined) | undefined,
+  ) {}
+
+  /**
+   * The tier expressions of one search. Every stream of a search shares its phrasings and filter
+   * objects, so they are found by object identity; the shared cache is keyed by their JSON, made
+   * once per search.
+   */
+  private expressionsOf(q: TextStreamQuery): SearchExpressions {
+    let byFilter = this.searchExpressions.get(q.phrasings);
+    if (!byFilter) this.searchExpressions.set(q.phrasings, (byFilter = new WeakMap()));
+    let entry = byFilter.get(q.filter);
+    if (!entry) byFilter.set(q.filter, (entry = { key: JSON.stringify([q.phrasings, q.filter]), tiers: new Map() }));
+    return entry;
+  }
+
+  private tierExpressionFor(q: TextStreamQuery): TierExpression {
+    const search = this.expressionsOf(q);
+    const tierKey = `${q.tier}${q.prefixLastToken ? '+' : ''}@${q.band}`;
+    let entry = search.tiers.get(tierKey);
+    if (entry) return entry;
+    const key = `${tierKey}${search.key}`;
+    entry = this.expressions.get(key);
+    if (entry === undefined) {
+      const plan = this.planner.tierPlan(q.phrasings, q.tier, q.prefixLastToken ?? false, q.band);
+      entry = plan === null ? { match: '', id: 0 } : { match: filterExpression(tierExpression(plan), q.filter), id: this.nextExpressionId++ };
+      this.expressions.set(key, entry);
+    }
+    search.tiers.set(tierKey, entry);
+    return entry;
+  }
+
+  textStream(q: TextStreamQuery): TextStream {
+    if (!this.bandSizes[q.band]) return EMPTY_STREAM;
+    const expression = this.tierExpressionFor(q);
+    if (expression.match === '') return EMPTY_STREAM;
+    const base = q.band * ORD_SPAN;
+    const excluded = q.exclude.filter((r) => r >= base && r < base + ORD_SPAN).map((r) => r - base);
+    const exclude = excluded.length ? JSON.stringify(excluded.sort((a, b) => a - b)) : '[]';
+    const ordLimit = q.ordLimit ?? ORD_SPAN;
+    const stream: StreamQuery = {
+      band: q.band,
+      table: textTableName(q.band),
+      match: expression.match,
+      exclude,
+      ordLimit,
+      key: `#${expression.id}\u0000${q.band}\u0000${exclude}\u0000${ordLimit}`,
+    };
+    return {
+      count: (cap) => this.count(stream, cap),
+      ranks: (offset, limit) => this.ranks(stream, offset, limit),
+      remember: (ranks) => this.rememberComplete(stream.key, ranks),
+    };
+  }
+
+  /** How many concepts `s` holds, at most `cap` (undefined = exact); cached under `s.key`. */
+  private count(s: StreamQuery, cap: number | undefined): number {
+    const cached = this.counts.get(s.key);
+    if (cached && (cached.exact || (cap !== undefined && cached.value >= cap))) return cap === undefined ? cached.value : Math.min(cached.value, cap);
+    const value = this.statements
+      .get(
+        `SELECT count(*) FROM (SELECT rowid FROM ${s.table} WHERE ${s.table} MATCH ? AND rowid < ?
+            AND rowid NOT IN (SELECT value FROM json_each(?)) LIMIT ?)`,
+      )
+      .pluck()
+      .get(s.match, s.ordLimit, s.exclude, cap ?? -1) as number;
+    const exact = cap === undefined || value < cap;
+    if (!cached || exact || value > cached.value) this.counts.set(s.key, { value, exact });
+    return value;
+  }
+
+  private ranks(s: StreamQuery, offset: number, limit: number): number[] {
+    if (limit <= 0) return [];
+    const complete = this.streams.get(s.key);
+    if (complete) return complete.slice(offset, offset + limit);
+    const known = this.counts.get(s.key);
+    if (known?.exact && offset >= known.value) return [];
+    const base = s.band * ORD_SPAN;
+    const ords = this.statements
+      .get(
+        `SELECT rowid FROM ${s.table} WHERE ${s.table} MATCH ? AND rowid < ?
+            AND rowid NOT IN (SELECT value FROM json_each(?)) ORDER BY rowid LIMIT ? OFFSET ?`,
+      )
+      .pluck()
+      .all(s.match, s.ordLimit, s.exclude, limit, offset) as number[];
+    const ranks = ords.map((o) => base + o);
+    if (offset === 0 && ranks.length < limit) this.rememberComplete(s.key, ranks);
+    return ranks;
+  }
+
+  /** Keeps the whole content (and so the exact count) of a small stream. */
+  private rememberComplete(key: string, ranks: readonly number[]): void {
+    if (ranks.length > STREAM_CACHE_MAX_ITEMS) return;
+    this.streams.set(key, [...ranks]);
+    this.counts.set(key, { value: ranks.length, exact: true });
+  }
+
+  /** The one word of a query that the build-time counts may hold (a one-word query without filters), else undefined. */
+  private precountedWord(phrasings: readonly TextPhrasing[], filter: IndexFilter): string | undefined {
+    if (phrasings.length !== 1 || phrasings[0]!.requiredTokens.length !== 1) return undefined;
+    if (filter.vocabularyIds?.length || filter.domainIds?.length || filter.conceptClassIds?.length || filter.standardConcepts?.length) return undefined;
+    return phrasings[0]!.requiredTokens[0];
+  }
+
+  /** Per band, how many concepts match the query textually at all (the union of every tier). */
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number> {
+    const cacheKey = JSON.stringify([phrasings.map((p) => [p.tokens, p.requiredTokens]), bands, filter]);
+    const cached = this.unionCounts.get(cacheKey);
+    if (cached) return new Map(cached);
+    const word = this.precountedWord(phrasings, filter);
+    const out = new Map<number, number>();
+    for (const band of bands) {
+      let n = 0;
+      const stored = word === undefined ? undefined : this.storedCount?.(wordCountKey(word, band, filter.hiddenVocabularyIds));
+      if (stored !== undefined) n = stored;
+      else if (this.bandSizes[band] && phrasings.length) {
+        const table = textTableName(band);
+        const sql = `SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`;
+        for (const union of unionCountExpressions(this.planner, phrasings, band)) {
+          n += this.statements.get(sql).pluck().get(filterExpression(union, filter)) as number;
+        }
+      }
+      out.set(band, n);
+    }
+    this.unionCounts.set(cacheKey, out);
+    return new Map(out);
+  }
+
+  /** Which of these ranks match the query textually at all. */
+  textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    if (phrasings.length === 0 || ranks.length === 0) return out;
+    const byBand = new Map<number, number[]>();
+    for (const r of ranks) pushTo(byBand, Math.floor(r / ORD_SPAN), r % ORD_SPAN);
+    for (const [band, ords] of byBand) {
+      const plan = this.planner.tierPlan(phrasings, 'union', false, band);
+      if (plan === null) continue;
+      const table = textTableName(band);
+      // json_each, not StatementCache.inList(): see there.
+      const found = this.statements
+        .get(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? AND rowid IN (SELECT value FROM json_each(?))`)
+        .pluck()
+        .all(tierExpression(plan), JSON.stringify(ords)) as number[];
+      for (const o of found) out.add(band * ORD_SPAN + o);
+    }
+    return out;
+  }
+}

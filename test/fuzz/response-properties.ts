@@ -1,0 +1,122 @@
+/**
+ * What every response must be, whatever was sent (the properties of the fuzz suite):
+ *   no-5xx          no status ≥ 500;
+ *   shape           the REST envelope ({success: boolean, meta.request_id = X-Request-Id}) or, for a
+ *                   path under /fhir, an OperationOutcome — except 2xx answers of the public routes
+ *                   (/health, /openapi.json, /docs…), which have their own formats;
+ *   headers         X-Request-Id and X-RateLimit-Limit/-Remaining/-Reset on every envelope/OperationOutcome;
+ *   public-only     a 2xx to a request without a valid key only on a route declared public;
+ *   licence         no GPI/MedDRA concept ever, and no CPT4 concept for a key without CPT4 validation.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FuzzRequest } from './fuzz-requests.js';
+import { isPublicPath } from './openapi-operations.js';
+
+export interface FuzzResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface Violation {
+  rule: 'no-5xx' | 'shape' | 'headers' | 'public-only' | 'licence';
+  message: string;
+}
+
+/** The fixture's licensed concepts (test/http/fixture-vocabulary.ts), by vocabulary. */
+export interface LicensedConcepts {
+  cpt4: readonly number[];
+  neverServed: readonly number[];
+}
+const NEVER_SERVED_VOCABULARIES = ['GPI', 'MedDRA'];
+
+/** Whether a response body carries at least one concept (so the licence property had something to check). */
+export function carriesConcepts(text: string): boolean {
+  for (const o of objectsIn(parseJson(text))) if (typeof o.concept_id === 'number' && 'vocabulary_id' in o) return true;
+  return false;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every object in a JSON value. */
+function* objectsIn(value: unknown): Generator<Record<string, unknown>> {
+  if (Array.isArray(value)) for (const v of value) yield* objectsIn(v);
+  else if (value && typeof value === 'object') {
+    yield value as Record<string, unknown>;
+    for (const v of Object.values(value)) yield* objectsIn(v);
+  }
+}
+
+/** Whether the path as sent (after percent-decoding) is on the FHIR surface. */
+function looksFhir(url: string): boolean {
+  const path = url.split('?')[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    /* keep the raw path */
+  }
+  return /^\/+fhir(\/|$)/i.test(decoded) || /^\/+fhir(\/|$)/i.test(path);
+}
+
+function isEnvelope(body: unknown, requestId: string | undefined): string | undefined {
+  const b = body as { success?: unknown; meta?: { request_id?: unknown }; error?: { code?: unknown; message?: unknown } } | undefined;
+  if (!b || typeof b !== 'object') return 'body is not a JSON object';
+  if (typeof b.success !== 'boolean') return 'no boolean `success`';
+  if (typeof b.meta?.request_id !== 'string') return 'no meta.request_id';
+  if (b.meta.request_id !== requestId) return `meta.request_id ${b.meta.request_id} ≠ X-Request-Id ${requestId}`;
+  if (b.success === false && (typeof b.error?.code !== 'string' || typeof b.error?.message !== 'string')) return 'error envelope without error.code/message';
+  return undefined;
+}
+
+function isOperationOutcome(body: unknown): boolean {
+  const b = body as { resourceType?: unknown; issue?: unknown } | undefined;
+  return !!b && b.resourceType === 'OperationOutcome' && Array.isArray(b.issue);
+}
+
+export function checkResponse(request: FuzzRequest, response: FuzzResponse, licensed: LicensedConcepts): Violation[] {
+  const violations: Violation[] = [];
+  const { status, headers } = response;
+  const ok = status >= 200 && status < 300;
+  if (status < 100) return [{ rule: 'no-5xx', message: response.text }];
+  if (status >= 500) violations.push({ rule: 'no-5xx', message: `status ${status}: ${response.text.slice(0, 200)}` });
+
+  const publicRoute = isPublicPath(request.operation.path);
+  const withoutValidKey = request.caller === 'anonymous' || request.caller === 'unknown_key';
+  if (ok && withoutValidKey && !publicRoute) {
+    violations.push({ rule: 'public-only', message: `${status} without a valid key (${request.caller}) on ${request.operation.method} ${request.operation.path}` });
+  }
+
+  const body = parseJson(response.text);
+  if (!(ok && publicRoute)) {
+    const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : undefined;
+    const envelopeProblem = isEnvelope(body, requestId);
+    const fhirOutcome = looksFhir(request.url) && isOperationOutcome(body);
+    if (envelopeProblem && !fhirOutcome) {
+      violations.push({ rule: 'shape', message: `${status} is neither the REST envelope (${envelopeProblem}) nor a FHIR OperationOutcome: ${response.text.slice(0, 200)}` });
+    } else {
+      const missing = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => headers[h] === undefined);
+      if (missing.length) violations.push({ rule: 'headers', message: `${status} without ${missing.join(', ')}` });
+    }
+  }
+
+  if (request.caller === 'key' || request.caller === 'cpt4_key') {
+    const forbiddenIds = new Set([...licensed.neverServed, ...(request.caller === 'key' ? licensed.cpt4 : [])]);
+    const forbiddenVocabularies = new Set([...NEVER_SERVED_VOCABULARIES, ...(request.caller === 'key' ? ['CPT4'] : [])]);
+    for (const o of objectsIn(body)) {
+      const id = o.concept_id;
+      const isConcept = typeof id === 'number' && ('concept_name' in o || 'vocabulary_id' in o);
+      if (isConcept && (forbiddenIds.has(id) || forbiddenVocabularies.has(String(o.vocabulary_id)))) {
+        violations.push({ rule: 'licence', message: `${request.caller} received concept ${id} (${String(o.vocabulary_id)})` });
+        break;
+      }
+    }
+  }
+  return violations;
+}

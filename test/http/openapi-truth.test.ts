@@ -1,0 +1,117 @@
+/**
+ * The served OpenAPI document tells the truth about the routes (Errors rule: bad input is a 400
+ * naming the parameter): every parameter marked required is required (omitting it → 400 naming it),
+ * omitting the optional ones is no 400, the path placeholders are the path parameters and reach
+ * the route, and the document is valid OpenAPI.
+ */
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { operationsOf, pathParameterNames, type JsonSchema, type Operation } from '../fuzz/openapi-operations.js';
+import { writeCoreFixture } from './fixture-vocabulary.js';
+
+let t: TestServer;
+let document: unknown;
+let operations: Operation[];
+beforeAll(async () => {
+  t = await startTestServer({ releases: [{ dir: writeCoreFixture(), label: '2025.2', makeDefault: true }] });
+  document = (await t.request('/openapi.json', { anonymous: true })).body;
+  operations = operationsOf(document);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Valid values by parameter or body field name, all present in the server-core fixture. */
+const GOOD_VALUES: Record<string, unknown> = {
+  concept_id: 201826,
+  vocabulary_id: 'ICD10CM',
+  concept_code: 'E11.9',
+  query: 'diabetes',
+  searches: [{ query: 'diabetes' }],
+};
+
+function goodValue(name: string, where: string): unknown {
+  if (!(name in GOOD_VALUES)) throw new Error(`openapi-truth: no known good value for required ${where} '${name}' — add one to GOOD_VALUES`);
+  return GOOD_VALUES[name];
+}
+
+const requiredBodyFields = (schema: JsonSchema | undefined) => schema?.required ?? [];
+
+/** A request with only the required parameters and body fields, optionally leaving one out. */
+function minimalRequest(op: Operation, omit?: string): { path: string; body?: unknown } {
+  let path = op.path;
+  for (const name of pathParameterNames(op.path)) path = path.replace(`{${name}}`, encodeURIComponent(String(goodValue(name, 'path parameter'))));
+  const query = op.parameters
+    .filter((p) => p.in === 'query' && p.required && p.name !== omit)
+    .map((p) => `${p.name}=${encodeURIComponent(String(goodValue(p.name, 'query parameter')))}`);
+  const body = op.body
+    ? Object.fromEntries(requiredBodyFields(op.body.schema).filter((f) => f !== omit).map((f) => [f, goodValue(f, 'body field')]))
+    : undefined;
+  return { path: query.length ? `${path}?${query.join('&')}` : path, ...(body ? { body } : {}) };
+}
+
+const send = (op: Operation, request: { path: string; body?: unknown }) => t.request(request.path, { method: op.method, body: request.body });
+
+describe('the served OpenAPI document', () => {
+  it('is valid OpenAPI (@readme/openapi-parser)', async () => {
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+  });
+
+  it('names every path placeholder as a required path parameter, and nothing else', () => {
+    expect(operations.length).toBeGreaterThan(10);
+    for (const op of operations) {
+      const declared = op.parameters.filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort(), `${op.method} ${op.path}`).toEqual(pathParameterNames(op.path).sort());
+      for (const p of declared) expect(p.required, `${op.method} ${op.path} {${p.name}}`).toBe(true);
+    }
+  });
+
+  it('documents the by-code route with {concept_code}, as README says', () => {
+    const byCode = operations.find((op) => op.path.startsWith('/v1/concepts/by-code/'));
+    expect(byCode?.path).toBe('/v1/concepts/by-code/{vocabulary_id}/{concept_code}');
+  });
+
+  it('marks query required on the keyword search, suggest and facets routes', () => {
+    const searchLike = operations.filter((op) => /^\/v1\/(search\/(concepts|suggest|facets)|concepts\/(suggest|search\/facets))$/.test(op.path));
+    expect(searchLike.map((op) => op.path).sort()).toEqual(
+      ['/v1/concepts/search/facets', '/v1/concepts/suggest', '/v1/search/concepts', '/v1/search/facets', '/v1/search/suggest'].sort(),
+    );
+    for (const op of searchLike) expect(op.parameters.find((p) => p.name === 'query')?.required, op.path).toBe(true);
+  });
+
+  it('every documented path template reaches its route, and omitting every optional parameter is no 400', async () => {
+    for (const op of operations) {
+      const res = await send(op, minimalRequest(op));
+      expect(res.status, `${op.method} ${op.path}: ${res.text.slice(0, 300)}`).toBeLessThan(400);
+    }
+  });
+
+  it('omitting any required query parameter or body field is a 400 that names it', async () => {
+    let checked = 0;
+    for (const op of operations) {
+      const required = [...op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => p.name), ...requiredBodyFields(op.body?.schema)];
+      for (const name of required) {
+        const res = await send(op, minimalRequest(op, name));
+        expect(res.status, `${op.method} ${op.path} without ${name}`).toBe(400);
+        expect(res.body.success).toBe(false);
+        expect(res.body.error.code).toBe('validation_error');
+        expect(res.body.error.message, `${op.method} ${op.path} without ${name}`).toContain(`'${name}'`);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('GET /v1/concepts/by-code/{vocabulary_id}/{concept_code}', () => {
+  it.each([
+    ['ICD10CM', 'E11.9', 35206882],
+    ['TESTVOC', 'A/B 12', 7000001],
+  ])('round-trips the %s code %s (percent-encoded)', async (vocabulary, code, conceptId) => {
+    const res = await t.request(`/v1/concepts/by-code/${vocabulary}/${encodeURIComponent(code)}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ concept_id: conceptId, concept_code: code, vocabulary_id: vocabulary });
+  });
+});
