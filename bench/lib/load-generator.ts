@@ -3,6 +3,10 @@
  * resolution, too coarse for sub-millisecond lookups, so every response time (from autocannon's
  * `response` events, measured with hrtime) is also kept here and the percentiles are computed
  * exactly from them.
+ *
+ * The first `connections` responses of a run are left out of the percentiles (not of the throughput): they
+ * carry the connections' TLS handshakes and may wait behind work the warm-up left queued, which is
+ * the harness's start-up, not the server's steady state.
  */
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenario.js';
@@ -20,6 +24,8 @@ export interface RunStats {
   connections: number;
   durationSec: number;
   requests: number;
+  /** Responses the percentiles are computed from (requests less each connection's first). */
+  samples: number;
   ok: number;
   failed: number;
   errors: number;
@@ -45,6 +51,7 @@ export function runLoad(o: RunOptions): Promise<RunStats> {
   return new Promise((resolvePromise, reject) => {
     let lat = new Float64Array(1 << 16);
     let n = 0;
+    let seen = 0;
     let ok = 0;
     let failed = 0;
     const statusCounts: Record<string, number> = {};
@@ -81,7 +88,8 @@ export function runLoad(o: RunOptions): Promise<RunStats> {
         resolvePromise({
           connections: o.connections,
           durationSec: o.durationSec,
-          requests: n,
+          requests: seen,
+          samples: n,
           ok,
           failed,
           errors: result.errors,
@@ -97,17 +105,18 @@ export function runLoad(o: RunOptions): Promise<RunStats> {
       },
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (okSet.has(statusCode)) ok++;
+      else {
+        failed++;
+        statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
+      }
+      if (++seen <= o.connections) return;
       if (n === lat.length) {
         const bigger = new Float64Array(lat.length * 2);
         bigger.set(lat);
         lat = bigger;
       }
       lat[n++] = responseTime;
-      if (okSet.has(statusCode)) ok++;
-      else {
-        failed++;
-        statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
-      }
     });
   });
 }

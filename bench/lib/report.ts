@@ -66,11 +66,11 @@ export function renderMarkdown(r: BenchResult): string {
   lines.push('');
   lines.push(`**Serving** (\`omopterm serve\`, HTTPS on loopback, autocannon in the same machine): server RSS after warm-up ${mib(r.server.rssAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
   lines.push('');
-  lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | errors |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | samples | errors |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of r.scenarios) {
     const errs = s.failed + s.errors + s.timeouts;
-    lines.push(`| ${s.scenario} | ${s.connections} | ${num(Math.round(s.rps))} | ${ms3(s.p50)} | ${ms3(s.p95)} | ${ms3(s.p99)} | ${errs ? `${num(errs)} ${JSON.stringify(s.statusCounts)}` : 0} |`);
+    lines.push(`| ${s.scenario} | ${s.connections} | ${num(Math.round(s.rps))} | ${ms3(s.p50)} | ${ms3(s.p95)} | ${ms3(s.p99)} | ${num(s.samples ?? s.requests)} | ${errs ? `${num(errs)} ${JSON.stringify(s.statusCounts)}` : 0} |`);
   }
   lines.push('');
   return lines.join('\n');

@@ -79,6 +79,11 @@ export interface TransportLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection is kept open. */
   keepAliveTimeoutMs: number;
+  /**
+   * How long a connection may show no activity at all, in either direction, while a request is
+   * open (Node server.timeout): a client that stops reading its response is cut after this.
+   */
+  idleTimeoutMs: number;
   /** Longest request target (path and query string, as sent) answered; longer is 414. */
   maxUrlBytes: number;
   /**
@@ -94,6 +99,7 @@ export const DEFAULT_TRANSPORT_LIMITS: TransportLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 65_000,
+  idleTimeoutMs: 120_000,
   maxUrlBytes: 8 * 1024,
   maxHeaderBytes: 15 * 1024,
 };
@@ -180,6 +186,8 @@ export class HttpsTransport {
     const secure = https.createServer({ key: this.tls.key, cert: this.tls.cert, handshakeTimeout: limits.headersTimeoutMs, ...serverOptions }, guardedHandler);
     const plain = http.createServer(serverOptions, guardedHandler);
     secure.keepAliveTimeout = plain.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    // With no 'timeout' listener on the servers, Node destroys a socket idle this long.
+    secure.timeout = plain.timeout = limits.idleTimeoutMs;
     // Fastify gives the HTTPS server its clientErrorHandler (see clientErrorHandler); the plain one is ours.
     plain.on('clientError', this.clientErrorHandler);
     // Node checks request timeouts only on a server that emitted 'listening'; the plain one never listens itself.

@@ -7,7 +7,7 @@
  * fields whose schema type is integer or number, and answers 400 validation_error naming the
  * parameter.
  */
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, preValidationHookHandler } from 'fastify';
 import { describeValidationFailure } from './error-responses.js';
 
 const DECIMAL_INTEGER = /^[+-]?\d+$/;
@@ -38,12 +38,30 @@ function numberProblem(value: unknown, kind: NumericKind): string | undefined {
   return Number.isFinite(Number(text)) ? undefined : 'must be a finite number';
 }
 
-function check(context: 'querystring' | 'params' | 'body', schema: unknown, values: unknown): void {
+type Context = 'querystring' | 'params' | 'body';
+
+/** A numeric field of a route's schema: where it is read from and what kind of number it must be. */
+interface NumericField {
+  context: Context;
+  name: string;
+  kind: NumericKind;
+}
+
+function numericFields(context: Context, schema: unknown): NumericField[] {
   const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
-  if (!properties || values === null || typeof values !== 'object') return;
+  if (!properties) return [];
+  const fields: NumericField[] = [];
   for (const [name, property] of Object.entries(properties)) {
     const kind = numericKind(property);
-    if (!kind) continue;
+    if (kind) fields.push({ context, name, kind });
+  }
+  return fields;
+}
+
+function check(fields: readonly NumericField[], request: FastifyRequest): void {
+  for (const { context, name, kind } of fields) {
+    const values = context === 'querystring' ? request.query : context === 'params' ? request.params : request.body;
+    if (values === null || typeof values !== 'object') continue;
     const raw = (values as Record<string, unknown>)[name];
     for (const value of Array.isArray(raw) ? raw : [raw]) {
       const reason = numberProblem(value, kind);
@@ -52,12 +70,29 @@ function check(context: 'querystring' | 'params' | 'body', schema: unknown, valu
   }
 }
 
+/**
+ * Adds the check to every route registered after this call whose schema has numeric fields (the
+ * fields are listed once, when the route is registered; routes without any pay nothing).
+ */
 export function installFiniteNumbers(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const schema: FastifySchema | undefined = request.routeOptions.schema;
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as FastifySchema | undefined;
     if (!schema) return;
-    check('querystring', schema.querystring, request.query);
-    check('params', schema.params, request.params);
-    check('body', schema.body, request.body);
+    const fields = [
+      ...numericFields('querystring', schema.querystring),
+      ...numericFields('params', schema.params),
+      ...numericFields('body', schema.body),
+    ];
+    if (!fields.length) return;
+    const checkFields: preValidationHookHandler = (request, _reply, done) => {
+      try {
+        check(fields, request);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    };
+    const existing = route.preValidation;
+    route.preValidation = existing === undefined ? [checkFields] : [...(Array.isArray(existing) ? existing : [existing]), checkFields];
   });
 }

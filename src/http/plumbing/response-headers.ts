@@ -24,8 +24,8 @@ export function applyResponseHeaders(request: FastifyRequest, reply: FastifyRepl
 }
 
 export function installResponseHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     applyResponseHeaders(request, reply);
-    return payload;
+    done(null, payload);
   });
 }
