@@ -53,16 +53,22 @@ function* objectsIn(value: unknown): Generator<Record<string, unknown>> {
   }
 }
 
-/** Whether the path as sent (after percent-decoding) is on the FHIR surface. */
+/**
+ * Whether the path as sent is on the FHIR surface: as written, percent-decoded, or with its dot
+ * segments resolved (RFC 3986 §5.2.4) and empty segments collapsed, as a router that normalises
+ * the path would see it (`//x/../fhir/r4/metadata` is a /fhir path).
+ */
 function looksFhir(url: string): boolean {
   const path = url.split('?')[0]!;
-  let decoded = path;
-  try {
-    decoded = decodeURIComponent(path);
-  } catch {
-    /* keep the raw path */
+  // Each well-formed escape decoded on its own, so that one malformed escape (`%zz`) leaves the rest readable.
+  const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const resolved: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') resolved.pop();
+    else resolved.push(segment);
   }
-  return /^\/+fhir(\/|$)/i.test(decoded) || /^\/+fhir(\/|$)/i.test(path);
+  return [path, decoded, `/${resolved.join('/')}`].some((p) => /^\/+fhir(\/|$)/i.test(p));
 }
 
 function isEnvelope(body: unknown, requestId: string | undefined): string | undefined {
