@@ -42,6 +42,12 @@ export const MIN_SEARCHES_PER_PART = 4;
 export const HELPER_GRACE_RATIO = 2;
 /** The wait for a helper's part is never shorter than this (a thread wake-up, a message copy, a busy core). */
 export const MIN_HELPER_GRACE_MS = 10;
+/**
+ * A helper's part that is late (past the wait above) is run in this thread this many searches at a
+ * time, looking for the helper's answer between them: the part costs this thread at most its own
+ * time, and a helper that answers meanwhile saves the rest of it.
+ */
+export const LATE_PART_CHUNK = 4;
 /** A helper busy with one part for longer than this is considered hung and terminated (then replaced). */
 export const DEFAULT_HELPER_TIMEOUT_MS = 10_000;
 
@@ -207,11 +213,34 @@ export class BulkSearchPool {
         this.stats.helperSearches += reply.outcomes.length;
         return reply.outcomes;
       }
+      if (reply) return this.fallBack(release, policy, job, reply.error);
+      // Late: run the part here a few searches at a time, and take the helper's answer if it comes
+      // meanwhile (a helper that was merely slower than this thread usually answers soon after).
+      const part = job.body.searches ?? [];
+      const done: BulkSearchOutcome[] = [];
+      let problem: string | undefined;
+      for (let start = 0; start < part.length; start += LATE_PART_CHUNK) {
+        const late = problem === undefined ? this.awaitReply(helper, job.id, 0) : undefined;
+        if (late && 'outcomes' in late) {
+          this.stats.helperSearches += late.outcomes.length;
+          return late.outcomes;
+        }
+        if (late) problem = late.error;
+        const chunk: BulkSearchBody = { searches: part.slice(start, start + LATE_PART_CHUNK), defaults: job.body.defaults };
+        done.push(...bulkSearch(release.store, policy, chunk, job.firstIndex + start));
+      }
       this.stats.fallbacks++;
-      this.options.onProblem?.(`bulk search part ran in the request thread instead: ${reply ? reply.error : 'the helper did not answer in time'}`);
-      return bulkSearch(release.store, policy, job.body, job.firstIndex);
+      this.options.onProblem?.(`bulk search part ran in the request thread instead: ${problem ?? 'the helper did not answer in time'}`);
+      return done;
     });
     return [...local, ...answers.flat()];
+  }
+
+  /** A helper's part that failed there, run in this thread instead. */
+  private fallBack(release: OpenRelease, policy: AccessPolicy, job: BulkJob, error: string): BulkSearchOutcome[] {
+    this.stats.fallbacks++;
+    this.options.onProblem?.(`bulk search part ran in the request thread instead: ${error}`);
+    return bulkSearch(release.store, policy, job.body, job.firstIndex);
   }
 
   /**

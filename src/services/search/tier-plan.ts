@@ -25,6 +25,7 @@
  * the band is dropped.
  */
 import type { IndexedTier, TextPhrasing } from '../../store/search-store.js';
+import { LruCache } from '../../lru-cache.js';
 import { BAND_COUNT } from './ranking.js';
 
 /** An indexed word a query word may match, and the bands it occurs in (bit b = band b). */
@@ -97,31 +98,78 @@ const MAX_LISTED_PREFIX_WORDS = 256;
  */
 const AUTOCOMPLETE_PREFIX_WORDS = 64;
 
+/** What one query word expands to at one level, and (filled on demand) the part of it in each band. */
+interface Expansion {
+  terms: readonly WordTerm[];
+  /** byBand[b]: the terms occurring in band b (index BAND_COUNT: every band). */
+  byBand: Array<readonly WordTerm[] | undefined>;
+}
+
+/**
+ * Word expansions kept per planner (a published store's dictionary never changes). Every tier and
+ * band of a search, and every search of a batch, asks for the same few words' expansions again; a
+ * common word part expands to thousands of words, so rebuilding (and band-filtering) them per tier
+ * and band cost more than the index walks of a rare word.
+ */
+const EXPANSION_CACHE_SIZE = 2048;
+
 export class TierPlanner {
+  private readonly expansions = new LruCache<Expansion>(EXPANSION_CACHE_SIZE);
+
   constructor(private readonly dictionary: WordDictionary) {}
 
   /**
    * What required word `index` of `p` may match at `level`: W the word itself; PF also the words it
    * starts (listed, or one prefix term when there are many); F also every word containing it; FO
-   * only those containing it elsewhere than at their start.
+   * only those containing it elsewhere than at their start. The answer is shared: do not modify it.
    */
-  alternatives(p: TextPhrasing, index: number, level: Level, prefixLast: boolean): WordTerm[] {
+  alternatives(p: TextPhrasing, index: number, level: Level, prefixLast: boolean): readonly WordTerm[] {
+    return this.expansion(p, index, level, prefixLast).terms;
+  }
+
+  /** alternatives() that occur in `band` (undefined: any band). */
+  private alternativesIn(p: TextPhrasing, index: number, level: Level, prefixLast: boolean, band: number | undefined): readonly WordTerm[] {
+    const e = this.expansion(p, index, level, prefixLast);
+    const slot = band === undefined ? BAND_COUNT : band;
+    let inBand = e.byBand[slot];
+    if (inBand === undefined) {
+      const bit = band === undefined ? ALL_BANDS : 1 << band;
+      inBand = e.terms.every((a) => (a.bands & bit) !== 0) ? e.terms : e.terms.filter((a) => (a.bands & bit) !== 0);
+      e.byBand[slot] = inBand;
+    }
+    return inBand;
+  }
+
+  private expansion(p: TextPhrasing, index: number, level: Level, prefixLast: boolean): Expansion {
     const t = p.requiredTokens[index]!;
-    const own: WordTerm = { text: t, prefix: false, bands: this.dictionary.bandsOfWord(t) };
-    const longEnough = t.length >= MIN_FRAGMENT_LENGTH;
+    // The autocomplete word widens even when short; nothing else about the phrasing matters.
+    const lastWord = (level === 'PF' || level === 'F') && prefixLast && index === p.requiredTokens.length - 1 && t === p.tokens[p.tokens.length - 1];
+    return this.expansionOf(t, level, lastWord);
+  }
+
+  private expansionOf(t: string, level: Level, lastWord: boolean): Expansion {
+    const key = `${level}${lastWord ? '+' : ''}\u0000${t}`;
+    let e = this.expansions.get(key);
+    if (e === undefined) {
+      e = { terms: this.expand(t, level, lastWord), byBand: [] };
+      this.expansions.set(key, e);
+    }
+    return e;
+  }
+
+  private expand(t: string, level: Level, lastWord: boolean): readonly WordTerm[] {
+    if (level === 'W') return [{ text: t, prefix: false, bands: this.dictionary.bandsOfWord(t) }];
     const asTerm = (a: WordAlternative): WordTerm => ({ text: a.word, prefix: false, bands: a.bands });
-    const fragmentsOnly = () => (longEnough ? this.dictionary.wordsContaining(t).filter((a) => !a.word.startsWith(t)).map(asTerm) : []);
-    if (level === 'W') return [own];
-    if (level === 'FO') return fragmentsOnly();
-    const lastWord = prefixLast && index === p.requiredTokens.length - 1 && t === p.tokens[p.tokens.length - 1];
-    let out: WordTerm[] = [own];
+    const longEnough = t.length >= MIN_FRAGMENT_LENGTH;
+    if (level === 'FO') return longEnough ? this.dictionary.wordsContaining(t).filter((a) => !a.word.startsWith(t)).map(asTerm) : [];
+    let out: WordTerm[] = [...this.expansionOf(t, 'W', false).terms];
     if (longEnough || lastWord) {
       const prefixWords = this.dictionary.wordsStartingWith(t, longEnough ? MAX_LISTED_PREFIX_WORDS : AUTOCOMPLETE_PREFIX_WORDS);
       // Too many to list: one prefix term, which may match in any band.
       if (prefixWords === undefined) out = [{ text: t, prefix: true, bands: ALL_BANDS }];
       else out.push(...prefixWords.map(asTerm));
     }
-    return level === 'F' ? [...out, ...fragmentsOnly()] : out;
+    return level === 'F' ? [...out, ...this.expansionOf(t, 'FO', false).terms] : out;
   }
 
   /** Whether some required word can match more at `level` than at the level below (else its tiers are empty). */
@@ -137,10 +185,9 @@ export class TierPlanner {
 
   /** The required words at `level` that occur in `band` (undefined: any band); null when nothing there can match. */
   levelWords(phrasings: readonly TextPhrasing[], level: Level, prefixLast: boolean, band: number | undefined): WordsCondition | null {
-    const bit = band === undefined ? ALL_BANDS : 1 << band;
-    const out: WordTerm[][][] = [];
+    const out: Array<Array<readonly WordTerm[]>> = [];
     for (const p of phrasings) {
-      const words = p.requiredTokens.map((_, i) => this.alternatives(p, i, level, prefixLast).filter((a) => (a.bands & bit) !== 0));
+      const words = p.requiredTokens.map((_, i) => this.alternativesIn(p, i, level, prefixLast, band));
       if (words.length === 0 || words.some((w) => w.length === 0)) continue;
       out.push(words);
     }

@@ -29,6 +29,7 @@ interface TierExpression {
 
 /** The tier expressions one search has used, and the cache-key part its phrasings and filter make. */
 interface SearchExpressions {
+  /** Short stand-in for the JSON of the phrasings and filter (see searchIds). */
   key: string;
   tiers: Map<string, TierExpression>;
 }
@@ -51,6 +52,13 @@ export class SqliteTextIndex {
   /** Tier expressions by (phrasings, tier, prefix flag, filter). */
   private readonly expressions = new LruCache<TierExpression>(10000);
   private nextExpressionId = 1;
+  /**
+   * A short id per search (the JSON of its phrasings and filter) for the keys of `expressions`: a
+   * search looks up about 100 tier expressions (tiers × bands), and hashing the long JSON in each
+   * key cost more than planning a rare word's tiers.
+   */
+  private readonly searchIds = new LruCache<number>(10000);
+  private nextSearchId = 1;
   /** Per search (its phrasings and filter objects), the tier expressions it has used. */
   private readonly searchExpressions = new WeakMap<object, WeakMap<object, SearchExpressions>>();
   /** countAnyText results by query and filter. */
@@ -68,14 +76,19 @@ export class SqliteTextIndex {
 
   /**
    * The tier expressions of one search. Every stream of a search shares its phrasings and filter
-   * objects, so they are found by object identity; the shared cache is keyed by their JSON, made
-   * once per search.
+   * objects, so they are found by object identity; the shared cache is keyed by the id of their
+   * JSON, made once per search.
    */
   private expressionsOf(q: TextStreamQuery): SearchExpressions {
     let byFilter = this.searchExpressions.get(q.phrasings);
     if (!byFilter) this.searchExpressions.set(q.phrasings, (byFilter = new WeakMap()));
     let entry = byFilter.get(q.filter);
-    if (!entry) byFilter.set(q.filter, (entry = { key: JSON.stringify([q.phrasings, q.filter]), tiers: new Map() }));
+    if (!entry) {
+      const json = JSON.stringify([q.phrasings, q.filter]);
+      let id = this.searchIds.get(json);
+      if (id === undefined) this.searchIds.set(json, (id = this.nextSearchId++));
+      byFilter.set(q.filter, (entry = { key: `#${id}`, tiers: new Map() }));
+    }
     return entry;
   }
 
