@@ -15,7 +15,7 @@ import { errorBody } from './plumbing/error-responses.js';
 import { normalisedPath, surfaceOfPath } from './plumbing/request-context.js';
 
 /** How long a socket that was answered is kept reading (and discarding) the client's input before it is destroyed. */
-export const ANSWERED_SOCKET_LINGER_MS = 2_000;
+const ANSWERED_SOCKET_LINGER_MS = 2_000;
 
 interface ErrorAnswer {
   status: number;

@@ -97,6 +97,8 @@ interface Helper {
   done: Int32Array;
   /** The part the helper is running, answered or not: a busy helper is given no other part. */
   busy?: { id: number; since: number };
+  /** Terminated as hung: out of use until its exit replaces it (and not reported twice). */
+  terminating?: boolean;
 }
 
 export interface BulkSearchPoolOptions {
@@ -213,7 +215,10 @@ export class BulkSearchPool {
         this.stats.helperSearches += reply.outcomes.length;
         return reply.outcomes;
       }
-      if (reply) return this.fallBack(release, policy, job, reply.error);
+      if (reply) {
+        this.reportFallback(reply.error);
+        return bulkSearch(release.store, policy, job.body, job.firstIndex);
+      }
       // Late: run the part here a few searches at a time, and take the helper's answer if it comes
       // meanwhile (a helper that was merely slower than this thread usually answers soon after).
       const part = job.body.searches ?? [];
@@ -229,18 +234,16 @@ export class BulkSearchPool {
         const chunk: BulkSearchBody = { searches: part.slice(start, start + LATE_PART_CHUNK), defaults: job.body.defaults };
         done.push(...bulkSearch(release.store, policy, chunk, job.firstIndex + start));
       }
-      this.stats.fallbacks++;
-      this.options.onProblem?.(`bulk search part ran in the request thread instead: ${problem ?? 'the helper did not answer in time'}`);
+      this.reportFallback(problem ?? 'the helper did not answer in time');
       return done;
     });
     return [...local, ...answers.flat()];
   }
 
-  /** A helper's part that failed there, run in this thread instead. */
-  private fallBack(release: OpenRelease, policy: AccessPolicy, job: BulkJob, error: string): BulkSearchOutcome[] {
+  /** Counts and reports a helper's part run in this thread instead. */
+  private reportFallback(reason: string): void {
     this.stats.fallbacks++;
-    this.options.onProblem?.(`bulk search part ran in the request thread instead: ${error}`);
-    return bulkSearch(release.store, policy, job.body, job.firstIndex);
+    this.options.onProblem?.(`bulk search part ran in the request thread instead: ${reason}`);
   }
 
   /**
@@ -252,8 +255,10 @@ export class BulkSearchPool {
     const now = performance.now();
     const timeout = this.options.helperTimeoutMs ?? DEFAULT_HELPER_TIMEOUT_MS;
     return this.helpers.filter((helper) => {
+      if (helper.terminating) return false;
       this.takeMessages(helper);
       if (helper.busy && now - helper.busy.since > timeout) {
+        helper.terminating = true;
         this.options.onProblem?.(`bulk search helper busy for over ${timeout} ms: restarting it`);
         void helper.worker.terminate();
         return false;
@@ -292,6 +297,8 @@ export class BulkSearchPool {
   async close(): Promise<void> {
     this.closed = true;
     const helpers = this.helpers.splice(0);
+    // Their exit no longer reaches drop() (they are out of the list): close their ports here.
+    for (const h of helpers) h.replies.close();
     await Promise.all(helpers.map((h) => h.worker.terminate()));
   }
 }

@@ -10,7 +10,7 @@ import type { Surface } from './request-context.js';
 
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
-export const REST_JSON = 'application/json; charset=utf-8';
+const REST_JSON = 'application/json; charset=utf-8';
 
 /**
  * The body of an error answer and its content type: an OperationOutcome on the FHIR surface, the

@@ -47,12 +47,12 @@ function isSecureTransport(request: FastifyRequest): boolean {
 }
 
 /** True when the request matched a route that needs an API key (every route not declared public). */
-export function requiresKey(request: FastifyRequest): boolean {
+function requiresKey(request: FastifyRequest): boolean {
   return request.routeOptions.url !== undefined && request.routeOptions.config?.public !== true;
 }
 
 /** Error shape of a request: from the matched route's template, else from the normalised path. */
-export function surfaceOfRequest(request: FastifyRequest): Surface {
+function surfaceOfRequest(request: FastifyRequest): Surface {
   return surfaceOfPath(request.routeOptions.url ?? normalisedPath(request.url));
 }
 

@@ -30,7 +30,6 @@ const TIER_NAMES: Record<number, IndexedTier> = {
   [TextTier.AnyFragments]: 'any_fragments',
 };
 
-
 const byOrd = (a: SearchHit, b: SearchHit) => ordOfRank(a.rank) - ordOfRank(b.rank);
 
 /** A validated request: its parsed query, filters and rank groups. */

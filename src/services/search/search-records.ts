@@ -13,7 +13,6 @@ export type Placement =
   | { kind: 'identifier'; tier: IdentifierTier }
   | { kind: 'text'; group: RankGroup; tier: TextTier };
 
-
 export function toRecord(concept: ConceptRecord, score: number, matchType: MatchType): ConceptSearchRecord {
   return {
     concept_id: concept.concept_id,

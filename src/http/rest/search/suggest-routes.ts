@@ -35,7 +35,7 @@ export function registerSuggestRoutes(app: FastifyInstance): void {
       page: page.page,
       pageSize: page.pageSize,
     });
-    return { page, result, pagination: paginationMeta(page, result.totalItems), totalMeta: { total_is_exact: result.totalIsExact } };
+    return { result, pagination: paginationMeta(page, result.totalItems), totalMeta: { total_is_exact: result.totalIsExact } };
   };
 
   app.get<{ Querystring: SuggestQuerystring }>(
