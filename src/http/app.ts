@@ -19,9 +19,18 @@ import { installFiniteNumbers } from './plumbing/finite-numbers.js';
 import { frameworkErrorResponder } from './plumbing/framework-errors.js';
 import { installGatekeeper } from './plumbing/gatekeeper.js';
 import { installResponseHeaders } from './plumbing/response-headers.js';
+import { registerConceptClassRoutes } from './rest/concept-class-routes.js';
 import { registerConceptRoutes } from './rest/concept-routes.js';
+import { registerRelationshipRoutes } from './rest/relationship-routes.js';
+import { registerRelatedRoutes } from './rest/related-routes.js';
+import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
+import { registerDomainRoutes } from './rest/domain-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
+import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
+import { registerMappingQualityRoutes } from './rest/mapping-quality-routes.js';
+import { registerMappingRoutes } from './rest/mapping-routes.js';
 import { registerSearchRoutes } from './rest/search-routes.js';
+import { registerStatisticsRoutes } from './rest/statistics-routes.js';
 import { registerVocabularyConceptRoutes } from './rest/vocabulary-concepts-routes.js';
 import { registerVocabularyRoutes } from './rest/vocabulary-routes.js';
 
@@ -98,9 +107,18 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
 
   registerHealthRoutes(app, deps.registry, deps.version);
   registerConceptRoutes(app);
+  registerHierarchyRoutes(app);
+  registerRelationshipRoutes(app);
+  registerRelatedRoutes(app);
+  registerRelationshipBatchRoutes(app);
   registerVocabularyRoutes(app, deps.registry);
   registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
   registerVocabularyConceptRoutes(app);
+  registerMappingQualityRoutes(app);
+  registerMappingRoutes(app);
+  registerDomainRoutes(app);
+  registerConceptClassRoutes(app);
+  registerStatisticsRoutes(app, deps.registry);
 
   return app;
 }

@@ -21,6 +21,12 @@ import type {
   VocabularyRecord,
 } from './records.js';
 import type { SearchStore } from './search-store.js';
+import type { ConceptGraph } from './concept-graph.js';
+import type { MappingQualityStore } from './mapping-quality-store.js';
+import type { StatisticsStore } from './statistics-store.js';
+import type { RelationshipStore } from './relationship-store.js';
+import type { MappingStore } from './mapping-store.js';
+import type { HierarchyStore } from './hierarchy-store.js';
 
 export interface ConceptStore {
   byId(conceptId: number): ConceptRecord | undefined;
@@ -41,6 +47,36 @@ export interface MetadataStore {
   domains(): DomainRecord[];
   conceptClasses(): ConceptClassRecord[];
   relationshipTypes(): RelationshipTypeRecord[];
+  /** The load-time concept_summary table (a few thousand rows at full scale), held in memory. */
+  conceptSummary(): readonly ConceptSummaryRecord[];
+  /**
+   * Up to `limit` concepts of one domain segment (domain, vocabulary, standard flag, validity) in
+   * concept_id order, starting at the 0-based `position` within the segment: one index seek at any
+   * depth (the domain_concept_order table). Segment sizes are in conceptSummary().
+   */
+  domainSegmentConcepts(segment: DomainSegment, position: number, limit: number): ConceptRecord[];
+}
+
+/** Concepts of one (vocabulary, domain, class, standard flag, validity) group (concept_summary). */
+export interface ConceptSummaryRecord {
+  vocabulary_id: string;
+  domain_id: string;
+  concept_class_id: string;
+  standard_concept: 'S' | 'C' | null;
+  is_invalid: boolean;
+  concept_count: number;
+  /** YYYY-MM-DD over the group's concepts. */
+  earliest_start_date: string;
+  latest_start_date: string;
+  latest_end_date: string;
+}
+
+/** The concepts of one domain, vocabulary, standard flag and validity. */
+export interface DomainSegment {
+  domainId: string;
+  vocabularyId: string;
+  standardConcept: 'S' | 'C' | null;
+  isInvalid: boolean;
 }
 
 export interface ReleaseStore {
@@ -49,6 +85,18 @@ export interface ReleaseStore {
   readonly metadata: MetadataStore;
   /** Keyword search index (E4); a store without one (or with another fingerprint) is refused at open. */
   readonly search: SearchStore;
+  /** Light outgoing links for breadth-first traversal (related concepts, traverse, recommendations). */
+  readonly graph: ConceptGraph;
+  /** CONCEPT_RELATIONSHIP reads of concept navigation (both directions). */
+  readonly relationships: RelationshipStore;
+  /** Mapping quality aggregates (E10) and mapping coverage, derived at load. */
+  readonly mappingQuality: MappingQualityStore;
+  /** Vocabulary statistics (E5) derived at load: hierarchy, relationships, mappings, languages, quality, periods. */
+  readonly statistics: StatisticsStore;
+  /** Mapping reads ('Maps to' and friends, ancestors/descendants in a vocabulary) of GET /mappings and POST /concepts/map. */
+  readonly mappings: MappingStore;
+  /** Ancestors and descendants from CONCEPT_ANCESTOR, filtered and paged, with exact counts. */
+  readonly hierarchy: HierarchyStore;
   close(): void;
 }
 

@@ -12,7 +12,7 @@
  */
 
 /** Bumped whenever the layout changes; a server refuses stores of another version. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 export const STORE_FILE_NAME = 'store.sqlite';
 export const MANIFEST_FILE_NAME = 'manifest.json';
@@ -116,6 +116,37 @@ CREATE TABLE vocabulary_summary (
   earliest_start_date    INTEGER,
   latest_start_date      INTEGER
 ) WITHOUT ROWID;
+
+-- Derived at load time (src/importer/concept-summary.ts) with one GROUP BY over CONCEPT: concepts
+-- counted per (vocabulary, domain, class, standard flag, validity). A few thousand rows at full scale,
+-- so metadata and statistics endpoints aggregate it instead of scanning CONCEPT.
+-- standard_concept is 'S', 'C' or NULL exactly as in CONCEPT; is_invalid is 1 when invalid_reason is
+-- set ('D' or 'U'), else 0; dates are YYYYMMDD integers over the concepts of the row.
+CREATE TABLE concept_summary (
+  vocabulary_id       TEXT NOT NULL,
+  domain_id           TEXT NOT NULL,
+  concept_class_id    TEXT NOT NULL,
+  standard_concept    TEXT,
+  is_invalid          INTEGER NOT NULL,
+  concept_count       INTEGER NOT NULL,
+  earliest_start_date INTEGER NOT NULL,
+  latest_start_date   INTEGER NOT NULL,
+  latest_end_date     INTEGER NOT NULL
+);
+
+-- Derived at load time (src/importer/domain-concept-order.ts): every concept numbered within its
+-- segment (domain, vocabulary, standard flag, validity) in concept_id order, so a page of
+-- GET /v1/domains/{id}/concepts at any depth is one seek per segment it spans (segment sizes come
+-- from concept_summary). standard_concept is 'S', 'C' or '' (non-standard: a key column cannot be NULL).
+CREATE TABLE domain_concept_order (
+  domain_id        TEXT NOT NULL,
+  vocabulary_id    TEXT NOT NULL,
+  standard_concept TEXT NOT NULL,
+  is_invalid       INTEGER NOT NULL,
+  position         INTEGER NOT NULL, -- 0-based within the segment
+  concept_id       INTEGER NOT NULL,
+  PRIMARY KEY (domain_id, vocabulary_id, standard_concept, is_invalid, position)
+) WITHOUT ROWID;
 `;
 
 /** Secondary indexes, created after the bulk insert. */
@@ -125,6 +156,9 @@ CREATE INDEX concept_by_code_nocase ON concept (concept_code COLLATE NOCASE);
 CREATE INDEX ancestor_by_descendant ON concept_ancestor
   (descendant_concept_id, ancestor_concept_id, min_levels_of_separation, max_levels_of_separation);
 CREATE INDEX synonym_by_concept ON concept_synonym (concept_id);
+-- A concept's rows as concept_id_2 (include_reverse, relationship options inbound), in the order they
+-- are listed and with invalid_reason so that counting valid rows never reads the table.
+CREATE INDEX relationship_by_concept_2 ON concept_relationship (concept_id_2, relationship_id, concept_id_1, invalid_reason);
 `;
 
 /** What `store_meta` holds (all values are strings; JSON where noted). */

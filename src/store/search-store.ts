@@ -105,8 +105,11 @@ export interface SearchStore {
    * only the index walk. A stream that is empty by construction is answered without the index.
    */
   textStream(query: TextStreamQuery): TextStream;
-  /** Per band, how many concepts match the query textually at all (the union of every tier). */
-  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number>;
+  /**
+   * Per band, how many concepts match the query textually at all (the union of every tier). With
+   * `cap`, a band that holds `cap` or more is left out of the map (only smaller counts are exact).
+   */
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter, cap?: number): Map<number, number>;
   /** Which of these ranks match the query textually at all. */
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number>;
   /** A vocabulary's concepts without a text query (GET /v1/vocabularies/{id}/concepts), and their number. */

@@ -24,6 +24,8 @@ export interface FixtureRelationship {
   concept_id_2: number;
   relationship_id: string;
   invalid_reason?: 'D' | 'U' | null;
+  /** YYYYMMDD; default 19700101. */
+  valid_start_date?: string;
 }
 
 export interface FixtureVocabulary {
@@ -67,7 +69,7 @@ export function writeAthenaFixture(fixture: FixtureVocabulary, dir = mkdtempSync
     join(dir, 'CONCEPT_RELATIONSHIP.csv'),
     tsv([
       ['concept_id_1', 'concept_id_2', 'relationship_id', 'valid_start_date', 'valid_end_date', 'invalid_reason'],
-      ...(fixture.relationships ?? []).map((r) => [r.concept_id_1, r.concept_id_2, r.relationship_id, '19700101', '20991231', r.invalid_reason ?? null]),
+      ...(fixture.relationships ?? []).map((r) => [r.concept_id_1, r.concept_id_2, r.relationship_id, r.valid_start_date ?? '19700101', '20991231', r.invalid_reason ?? null]),
     ]),
   );
   writeFileSync(

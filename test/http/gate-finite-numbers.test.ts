@@ -94,4 +94,18 @@ describe('other numbers', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details).toMatchObject({ parameter: 'page_size', location: 'body' });
   });
+
+  it('JSON bodies: each item of a list of ids is checked too ("Infinity", 1e309, 1.5 → 400 naming the field)', async () => {
+    for (const ids of ['"Infinity"', '["Infinity"]', '[201826, 1e309]', '[1.5]', '["0x10"]']) {
+      const res = await t.request('/v1/concepts/batch', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"concept_ids":${ids}}`,
+      });
+      expect(res.status, ids).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.details, ids).toMatchObject({ location: 'body' });
+      expect(res.body.error.details.parameter, ids).toMatch(/^concept_ids(\.\d+)?$/);
+    }
+  });
 });

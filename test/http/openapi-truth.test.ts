@@ -27,8 +27,12 @@ const GOOD_VALUES: Record<string, unknown> = {
   concept_id: 201826,
   vocabulary_id: 'ICD10CM',
   concept_code: 'E11.9',
+  concept_ids: [201826],
+  domain_id: 'Condition',
   query: 'diabetes',
   searches: [{ query: 'diabetes' }],
+  source_vocabulary: 'ICD10CM',
+  target_vocabulary: 'SNOMED',
 };
 
 function goodValue(name: string, where: string): unknown {
@@ -38,6 +42,17 @@ function goodValue(name: string, where: string): unknown {
 
 const requiredBodyFields = (schema: JsonSchema | undefined) => schema?.required ?? [];
 
+/** Required body fields whose good value depends on the route (several batch routes name their list `queries`). */
+const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
+  'POST /v1/concepts/hierarchy/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'ancestors' }] },
+  'POST /v1/concepts/relationships/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'related' }] },
+};
+
+/** Bodies that need exactly one of a group of optional fields (said in the route's description): the member sent. */
+const ONE_OF_GROUP_MEMBER: Record<string, Record<string, unknown>> = {
+  'POST /v1/concepts/map': { source_concepts: [201826] },
+};
+
 /** A request with only the required parameters and body fields, optionally leaving one out. */
 function minimalRequest(op: Operation, omit?: string): { path: string; body?: unknown } {
   let path = op.path;
@@ -46,7 +61,14 @@ function minimalRequest(op: Operation, omit?: string): { path: string; body?: un
     .filter((p) => p.in === 'query' && p.required && p.name !== omit)
     .map((p) => `${p.name}=${encodeURIComponent(String(goodValue(p.name, 'query parameter')))}`);
   const body = op.body
-    ? Object.fromEntries(requiredBodyFields(op.body.schema).filter((f) => f !== omit).map((f) => [f, goodValue(f, 'body field')]))
+    ? {
+        ...ONE_OF_GROUP_MEMBER[`${op.method} ${op.path}`],
+        ...Object.fromEntries(
+          requiredBodyFields(op.body.schema)
+            .filter((f) => f !== omit)
+            .map((f) => [f, ROUTE_GOOD_VALUES[`${op.method} ${op.path}`]?.[f] ?? goodValue(f, 'body field')]),
+        ),
+      }
     : undefined;
   return { path: query.length ? `${path}?${query.join('&')}` : path, ...(body ? { body } : {}) };
 }

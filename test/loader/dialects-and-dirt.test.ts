@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadRelease, type LoadResult } from '../../src/importer/load-release.js';
+import { STORE_SCHEMA_VERSION } from '../../src/store/schema.js';
 import {
   comma,
   CONCEPT_HEADER,
@@ -184,7 +185,7 @@ describe('dirty data is kept and counted', () => {
     const meta = Object.fromEntries(query<{ key: string; value: string }>(result, 'SELECT key, value FROM store_meta').map((r) => [r.key, r.value]));
     expect(JSON.parse(meta.anomalies!)).toEqual(result.manifest.anomalies);
     expect(JSON.parse(meta.counts!)).toMatchObject({ concept: 4, concept_relationship: 3, concept_synonym: 2, domain: 1 });
-    expect(meta).toMatchObject({ schema_version: '1', label: '2025.1', source_vocabulary_version: 'v5.0 31-AUG-23', release_date: '2023-08-31' });
+    expect(meta).toMatchObject({ schema_version: String(STORE_SCHEMA_VERSION), label: '2025.1', source_vocabulary_version: 'v5.0 31-AUG-23', release_date: '2023-08-31' });
   });
 
   it('builds vocabulary_summary with one row per vocabulary', async () => {

@@ -84,3 +84,34 @@ describe('stable paging', () => {
     expect(r.total).toBe(r.items.length);
   });
 });
+
+describe('pages without a total (bulk search, suggest)', () => {
+  // Without a total, a band is counted only up to what the page needs; a band with fewer matches
+  // gets an exact budget and its empty tiers are skipped. The page must equal a walk without budgets.
+  const queries = ['widget', 'alpha widget', 'beta gamma', 'kappa superwidgets', 'omega widgetry delta', 'alpha beta gamma', 'delta wid', 'gamma widg', 'alpha be', 'gamma d', 'zzz nothing'];
+  const cases: Array<[string, SearchFilters]> = [
+    ['no filter', {}],
+    ['include_invalid', { includeInvalid: true }],
+    ['domain filter', { domainIds: ['Condition', 'Drug'] }],
+  ];
+  for (const [label, filters] of cases) {
+    it(`equal the counted pages, page by page (${label})`, () => {
+      const policy = licensed();
+      for (const query of queries) {
+        for (const [page, pageSize] of [[1, 1], [1, 10], [2, 10], [1, 50], [7, 3]] as const) {
+          for (const prefixLastToken of [false, true]) {
+            const request = { query, filters, page, pageSize, prefixLastToken };
+            // The reference walks every tier of every band: a min_score (however small) turns budgets off.
+            const reference = searchConcepts(f.store, policy, { ...request, minScore: Number.MIN_VALUE });
+            const counted = searchConcepts(f.store, policy, request);
+            const uncounted = searchConcepts(f.store, policy, { ...request, countTotal: false });
+            const what = `${query} page ${page} of ${pageSize}${prefixLastToken ? ', last word as prefix' : ''}`;
+            expect(uncounted.total).toBeNull();
+            expect(uncounted.items, what).toEqual(reference.items);
+            expect(counted.items, what).toEqual(reference.items);
+          }
+        }
+      }
+    });
+  }
+});

@@ -41,10 +41,10 @@ function withStore<T>(read: (db: Database.Database) => T): T {
 }
 
 describe('search index format', () => {
-  it('is layout version 3 with a recorded fingerprint', () => {
+  it('is layout version 4 with a recorded fingerprint', () => {
     withStore((db) => {
       const meta = new Map((db.prepare('SELECT key, value FROM search_index_meta').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]));
-      expect(meta.get('version')).toBe('3');
+      expect(meta.get('version')).toBe('4');
       expect(meta.get('fingerprint')).toMatch(/^[0-9a-f]{16}$/);
       expect(JSON.parse(meta.get('band_sizes')!)[STANDARD_CORE]).toBe(2); // concepts 1 and 6
     });

@@ -4,8 +4,8 @@
  * makes of a query string (`page=Infinity`, `page=1e309` → Infinity; `page=0x10` → 16;
  * `concept_id=1e3` → 1000) and what JSON.parse makes of `1e309` in a body. This check runs just
  * before validation on the raw values of the query string, path parameters and top-level body
- * fields whose schema type is integer or number, and answers 400 validation_error naming the
- * parameter.
+ * fields whose schema type is integer or number (or an array of them: each item is checked), and
+ * answers 400 validation_error naming the parameter.
  */
 import type { FastifyInstance, FastifyRequest, FastifySchema, preValidationHookHandler } from 'fastify';
 import { describeValidationFailure } from './error-responses.js';
@@ -17,10 +17,12 @@ type NumericKind = 'integer' | 'number';
 
 interface PropertySchema {
   type?: unknown;
+  items?: PropertySchema;
 }
 
+/** The kind of number a field holds: itself, or each item of an array of numbers (e.g. `concept_ids`). */
 function numericKind(schema: PropertySchema | undefined): NumericKind | undefined {
-  const type = schema?.type;
+  const type = schema?.type === 'array' ? schema.items?.type : schema?.type;
   if (type === 'integer' || type === 'number') return type;
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
+import { briefConcept } from './concept-brief.js';
 
 export interface ConceptLookupOptions {
   include_synonyms?: boolean;
@@ -29,8 +30,16 @@ export interface HierarchyNode {
   max_levels_of_separation?: number;
 }
 
-export interface ConceptDetail extends ConceptRecord {
+/** Concept (full record inside relationship results): the concept with its vocabulary's name. */
+export interface FullConceptRecord extends ConceptRecord {
   vocabulary_name: string | null;
+}
+
+export function fullConceptRecord(store: ReleaseStore, concept: ConceptRecord): FullConceptRecord {
+  return { ...concept, vocabulary_name: store.metadata.vocabulary(concept.vocabulary_id)?.vocabulary_name ?? null };
+}
+
+export interface ConceptDetail extends FullConceptRecord {
   is_valid: boolean;
   is_standard: boolean;
   is_classification: boolean;
@@ -52,27 +61,34 @@ function toRelative(link: LinkedConcept) {
 }
 
 function toHierarchyNode(link: LinkedConcept): HierarchyNode {
-  const c = link.concept;
   return {
-    concept_id: c.concept_id,
-    concept_name: c.concept_name,
-    vocabulary_id: c.vocabulary_id,
-    concept_code: c.concept_code,
-    domain_id: c.domain_id,
-    concept_class_id: c.concept_class_id,
-    standard_concept: c.standard_concept,
+    ...briefConcept(link.concept),
     min_levels_of_separation: link.min_levels_of_separation,
     max_levels_of_separation: link.max_levels_of_separation,
   };
 }
 
-/** A concept's parents ('Is a') and children ('Subsumes'), up to ATTACHED_LIST_LIMIT each, licensed ones left out. */
-export function relationshipsOf(store: ReleaseStore, policy: AccessPolicy, conceptId: number): NonNullable<ConceptDetail['relationships']> {
-  const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
-  return {
-    parents: visible(store.concepts.related(conceptId, ['Is a'], ATTACHED_LIST_LIMIT)).map(toRelative),
-    children: visible(store.concepts.related(conceptId, ['Subsumes'], ATTACHED_LIST_LIMIT)).map(toRelative),
-  };
+/** The relationship ids behind `relationships.parents` and `relationships.children`. */
+const PARENT_RELATIONSHIP = 'Is a';
+const CHILD_RELATIONSHIP = 'Subsumes';
+
+export type ConceptRelatives = NonNullable<ConceptDetail['relationships']>;
+
+/**
+ * Parents ('Is a') and children ('Subsumes') of each concept, up to ATTACHED_LIST_LIMIT each,
+ * licensed ones left out; one batched read for all of them.
+ */
+export function relativesOf(store: ReleaseStore, policy: AccessPolicy, conceptIds: readonly number[]): Map<number, ConceptRelatives> {
+  const links = store.relationships.linkedConceptsOf(conceptIds, [PARENT_RELATIONSHIP, CHILD_RELATIONSHIP], ATTACHED_LIST_LIMIT);
+  const out = new Map<number, ConceptRelatives>();
+  for (const [conceptId, linked] of links) {
+    const visible = linked.filter((l) => policy.canSee(l.concept.vocabulary_id));
+    out.set(conceptId, {
+      parents: visible.filter((l) => l.relationship_id === PARENT_RELATIONSHIP).map(toRelative),
+      children: visible.filter((l) => l.relationship_id === CHILD_RELATIONSHIP).map(toRelative),
+    });
+  }
+  return out;
 }
 
 export function describeConcept(
@@ -83,15 +99,14 @@ export function describeConcept(
 ): ConceptDetail {
   policy.assertVisible(concept.vocabulary_id);
   const detail: ConceptDetail = {
-    ...concept,
-    vocabulary_name: store.metadata.vocabulary(concept.vocabulary_id)?.vocabulary_name ?? null,
+    ...fullConceptRecord(store, concept),
     is_valid: concept.invalid_reason === null,
     is_standard: concept.standard_concept === 'S',
     is_classification: concept.standard_concept === 'C',
   };
   if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
   const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
-  if (options.include_relationships) detail.relationships = relationshipsOf(store, policy, concept.concept_id);
+  if (options.include_relationships) detail.relationships = relativesOf(store, policy, [concept.concept_id]).get(concept.concept_id);
   if (options.include_hierarchy) {
     detail.hierarchy = {
       ancestors: visible(store.concepts.lineage(concept.concept_id, 'up', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
@@ -101,10 +116,16 @@ export function describeConcept(
   return detail;
 }
 
-export function getConceptById(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {
+/** The concept with this id: 404 `not_found` when the release has none, 403 when the key may not see it. */
+export function requireVisibleConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number): ConceptRecord {
   const concept = store.concepts.byId(conceptId);
   if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'not_found', { concept_id: conceptId });
-  return describeConcept(store, policy, concept, options);
+  policy.assertVisible(concept.vocabulary_id);
+  return concept;
+}
+
+export function getConceptById(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {
+  return describeConcept(store, policy, requireVisibleConcept(store, policy, conceptId), options);
 }
 
 export function getConceptByCode(

@@ -8,6 +8,7 @@ import { ServiceError, validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConceptsBatch, type ConceptSearchRecord, type KeywordSearchRequest } from './keyword-search.js';
 import { parseStandardConcept, type SearchFilters } from './search-filters.js';
+import { listField } from '../list-field.js';
 
 export const BULK_MAX_SEARCHES = 50;
 export const BULK_DEFAULT_PAGE_SIZE = 20;
@@ -44,14 +45,6 @@ export interface BulkSearchOutcome {
   error?: string;
   error_code?: string;
   duration: number;
-}
-
-export function listField(value: string[] | string | undefined, name: string): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-  if (!items || items.some((v) => typeof v !== 'string')) throw validationError(`'${name}' must be an array of strings or a comma-separated string.`);
-  const cleaned = items.map((v) => v.trim()).filter((v) => v.length > 0);
-  return cleaned.length ? cleaned : undefined;
 }
 
 export function filtersFrom(fields: BulkSearchFields): SearchFilters {

@@ -97,15 +97,27 @@ export function rankPage(search: SearchStore, lookups: ExactLookups, prepared: P
   const exclude = [...taken, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)];
 
   const bucketStarts = search.bucketStartOrds();
-  // Textual matches per band: the total, and each band's budget (see BandBudget).
+  // Textual matches per band: the total, and each band's budget (see BandBudget). The union they
+  // count has no prefix-of-last-word tiers (suggest's prefixLastToken): such a search is walked and
+  // counted without a budget.
   const identifierRanks = [...identifiers.values()].flat().map((h) => h.rank);
   let unionByBand: Map<number, number> | undefined;
   let identifiersNotTextual = 0;
   let budget: BandBudget | undefined;
-  if (request.countTotal !== false && !request.exactMatch && minScore === undefined) {
-    unionByBand = search.countAnyText(parsed.phrasings, groups.flatMap((g) => g.bands), filter);
-    budget = textBudget(search, parsed, unionByBand, identifierRanks, exact);
-    identifiersNotTextual = identifierRanks.length - budget.textualIdentifiers;
+  if (!request.exactMatch && minScore === undefined && !request.prefixLastToken) {
+    const bands = groups.flatMap((g) => g.bands);
+    if (request.countTotal !== false) {
+      const counted = search.countAnyText(parsed.phrasings, bands, filter);
+      unionByBand = counted;
+      budget = textBudget(search, parsed, (band) => counted.get(band), identifierRanks, exact);
+      identifiersNotTextual = identifierRanks.length - budget.textualIdentifiers;
+    } else {
+      // No total asked (bulk search): a band is counted when the walk first reaches it, and only up
+      // to what the page could need, so a band with fewer matches gets an exact budget (its empty
+      // tiers are skipped without reading the index) and a larger one is walked without a budget.
+      const cap = (request.window?.offset ?? (page - 1) * pageSize) + (request.window?.limit ?? pageSize) + 1;
+      budget = textBudget(search, parsed, (band) => search.countAnyText(parsed.phrasings, [band], filter, cap).get(band), identifierRanks, exact);
+    }
   }
   const sources: Array<{ source: RankSource; placement: Placement }> = [];
   for (const tier of [IdentifierTier.Authoritative, IdentifierTier.MapsToTarget, IdentifierTier.OtherIdentifier]) {

@@ -14,35 +14,47 @@ import { bandOfRank } from './ranking.js';
  * stops as soon as it has found the band's last match (instead of reading a long doclist to its end).
  */
 export class BandBudget {
+  private readonly remaining = new Map<number, number | undefined>();
   constructor(
-    private readonly remaining: Map<number, number>,
+    /** A band's textual matches, or undefined when unknown (then the band is walked without a budget). */
+    private readonly matchesIn: (band: number) => number | undefined,
+    /** Per band, how many of its textual matches rule 1 and the exact tiers placed already. */
+    private readonly placed: Map<number, number>,
     /** How many rule-1 identifier matches are also textual matches (counted in the bands already). */
     readonly textualIdentifiers: number,
   ) {}
+  /** What is left to find in `band` (its matches are counted when first asked). */
   get(band: number): number | undefined {
+    if (!this.remaining.has(band)) {
+      const n = this.matchesIn(band);
+      this.remaining.set(band, n === undefined ? undefined : Math.max(0, n - (this.placed.get(band) ?? 0)));
+    }
     return this.remaining.get(band);
   }
   consume(band: number, n: number): void {
-    const r = this.remaining.get(band);
+    const r = this.get(band);
     if (r !== undefined) this.remaining.set(band, Math.max(0, r - n));
   }
 }
 
-/** Each band's budget: its textual matches (`known`) minus those rule 1 and the exact tiers placed. */
+/**
+ * Each band's budget: its textual matches (`matchesIn`) minus those rule 1 and the exact tiers
+ * placed. `matchesIn` is asked lazily, so a band the walk never reaches is never counted.
+ */
 export function textBudget(
   search: SearchStore,
   parsed: ParsedQuery,
-  known: Map<number, number>,
+  matchesIn: (band: number) => number | undefined,
   identifierRanks: readonly number[],
   exact: { names: SearchHit[]; synonyms: SearchHit[] },
 ): BandBudget {
   const textual = search.textMatchesAmong(parsed.phrasings, identifierRanks);
-  const remaining = new Map(known);
+  const placed = new Map<number, number>();
   for (const rank of [...textual, ...exact.names.map((h) => h.rank), ...exact.synonyms.map((h) => h.rank)]) {
     const band = bandOfRank(rank);
-    if (remaining.has(band)) remaining.set(band, Math.max(0, remaining.get(band)! - 1));
+    placed.set(band, (placed.get(band) ?? 0) + 1);
   }
-  return new BandBudget(remaining, textual.size);
+  return new BandBudget(matchesIn, placed, textual.size);
 }
 
 export class StreamSource implements RankSource {

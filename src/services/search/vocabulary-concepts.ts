@@ -1,16 +1,17 @@
 /**
  * GET /v1/vocabularies/{vocabulary_id}/concepts: a vocabulary's concepts, browsed by code, name or
  * id, or — with `search` — keyword search (E4 ranking) restricted to that vocabulary. With
- * includeRelationships each concept carries the parents/children of GET /v1/concepts/{id}; that is
- * two indexed reads per concept, so such pages are at most RELATIONSHIPS_MAX_PAGE_SIZE long.
+ * includeRelationships each concept carries the parents/children of GET /v1/concepts/{id}, read in
+ * one batch (up to 100 of each per concept), so such pages are at most RELATIONSHIPS_MAX_PAGE_SIZE long.
  */
 import type { AccessPolicy } from '../access-policy.js';
-import { relationshipsOf, type ConceptDetail } from '../concepts/concept-lookup.js';
-import { notFound } from '../errors.js';
+import { relativesOf, type ConceptDetail } from '../concepts/concept-lookup.js';
+import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord, type SortBy } from './keyword-search.js';
 import type { StandardFlag } from './search-filters.js';
+import { briefConcept } from '../concepts/concept-brief.js';
 
 /** Page size ceiling when relationships are attached (the route clamps to it). */
 export const RELATIONSHIPS_MAX_PAGE_SIZE = 100;
@@ -43,7 +44,10 @@ export function listVocabularyConcepts(
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
   const page = findVocabularyConcepts(store, policy, request);
-  if (request.includeRelationships) for (const item of page.items) item.relationships = relationshipsOf(store, policy, item.concept_id);
+  if (request.includeRelationships) {
+    const relatives = relativesOf(store, policy, page.items.map((item) => item.concept_id));
+    for (const item of page.items) item.relationships = relatives.get(item.concept_id);
+  }
   return page;
 }
 
@@ -52,12 +56,7 @@ function findVocabularyConcepts(
   policy: AccessPolicy,
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
-  policy.assertVisible(request.vocabularyId);
-  if (!store.metadata.vocabulary(request.vocabularyId)) {
-    throw notFound(`Unknown vocabulary '${request.vocabularyId}' in release ${store.manifest.label}.`, 'vocabulary_not_found', {
-      vocabulary_id: request.vocabularyId,
-    });
-  }
+  requireVocabulary(store, policy, request.vocabularyId);
   if (request.search !== undefined && request.search.trim() !== '') {
     const sortBy: SortBy | undefined =
       request.sortBy === 'name' ? 'concept_name' : request.sortBy === 'code' ? 'concept_code' : (request.sortBy as SortBy | undefined);
@@ -85,13 +84,7 @@ function findVocabularyConcepts(
     limit: request.pageSize,
   });
   const items: VocabularyConceptRecord[] = concepts.map((c) => ({
-    concept_id: c.concept_id,
-    concept_name: c.concept_name,
-    concept_code: c.concept_code,
-    vocabulary_id: c.vocabulary_id,
-    domain_id: c.domain_id,
-    concept_class_id: c.concept_class_id,
-    standard_concept: c.standard_concept,
+    ...briefConcept(c),
     invalid_reason: c.invalid_reason,
     valid_start_date: c.valid_start_date,
     valid_end_date: c.valid_end_date,

@@ -1,5 +1,6 @@
-/** The vocabulary list (GET /v1/vocabularies) and the release list (GET /v1/vocabularies/releases). */
+/** The vocabulary list (GET /v1/vocabularies) and one vocabulary (GET /v1/vocabularies/{id}). */
 import type { AccessPolicy } from '../access-policy.js';
+import { notFound } from '../errors.js';
 import type { VocabularyRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 
@@ -80,3 +81,19 @@ export function listVocabularies(store: ReleaseStore, policy: AccessPolicy, opti
   if (options.sort_order === 'desc') sorted.reverse();
   return sorted.map((v) => summarise(v, options.include_stats ?? false));
 }
+
+/** The vocabulary record; 403 vocabulary_restricted when the caller may not see it, 404 vocabulary_not_found when unknown. */
+export function requireVocabulary(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string): VocabularyRecord {
+  policy.assertVisible(vocabularyId);
+  const vocabulary = store.metadata.vocabulary(vocabularyId);
+  if (!vocabulary) {
+    throw notFound(`Unknown vocabulary '${vocabularyId}' in release ${store.manifest.label}.`, 'vocabulary_not_found', { vocabulary_id: vocabularyId });
+  }
+  return vocabulary;
+}
+
+/** GET /v1/vocabularies/{id}: the list record with its concept counts. */
+export function getVocabulary(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string): VocabularySummary {
+  return summarise(requireVocabulary(store, policy, vocabularyId), true);
+}
+

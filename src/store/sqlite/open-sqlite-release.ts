@@ -2,10 +2,16 @@ import Database from 'better-sqlite3';
 import type { ReleaseBuild } from '../data-dir.js';
 import type { ReleaseStore } from '../release-store.js';
 import { STORE_SCHEMA_VERSION } from '../schema.js';
+import { SqliteConceptGraph } from './sqlite-concept-graph.js';
 import { SqliteConceptStore } from './sqlite-concept-store.js';
+import { SqliteHierarchyStore } from './sqlite-hierarchy-store.js';
+import { SqliteMappingQualityStore } from './sqlite-mapping-quality-store.js';
+import { SqliteMappingStore } from './sqlite-mapping-store.js';
 import { SqliteMetadataStore } from './sqlite-metadata-store.js';
 import { assertSearchIndexFingerprint } from './search/search-index-layout.js';
 import { SqliteSearchStore } from './sqlite-search-store.js';
+import { SqliteRelationshipStore } from './sqlite-relationship-store.js';
+import { SqliteStatisticsStore } from './sqlite-statistics-store.js';
 
 /** Opens one release store read-only. Throws a plain explanation when the store is unusable. */
 export function openSqliteRelease(build: ReleaseBuild): ReleaseStore {
@@ -34,11 +40,23 @@ export function openSqliteRelease(build: ReleaseBuild): ReleaseStore {
     const concepts = new SqliteConceptStore(db);
     const metadata = new SqliteMetadataStore(db);
     const search = new SqliteSearchStore(db);
+    const graph = new SqliteConceptGraph(db);
+    const mappingQuality = new SqliteMappingQualityStore(db, build.label);
+    const relationships = new SqliteRelationshipStore(db, build.manifest);
+    const mappings = new SqliteMappingStore(db);
+    const hierarchy = new SqliteHierarchyStore(db);
+    const statistics = new SqliteStatisticsStore(db);
     return {
       manifest: build.manifest,
       concepts,
       metadata,
       search,
+      graph,
+      mappingQuality,
+      relationships,
+      mappings,
+      hierarchy,
+      statistics,
       close: () => db.close(),
     };
   } catch (err) {

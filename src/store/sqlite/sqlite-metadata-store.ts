@@ -1,21 +1,32 @@
 import type Database from 'better-sqlite3';
-import type { MetadataStore } from '../release-store.js';
+import type { ConceptSummaryRecord, DomainSegment, MetadataStore } from '../release-store.js';
 import {
   formatStoredDate,
   type ConceptClassRecord,
+  type ConceptRecord,
   type DomainRecord,
   type RelationshipTypeRecord,
   type VocabularyRecord,
 } from '../records.js';
+import { QUALIFIED_CONCEPT_COLUMNS } from './search/exact-lookups.js';
+import { toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
 
 interface StoredVocabularyRow extends Omit<VocabularyRecord, 'earliest_start_date' | 'latest_start_date'> {
   earliest_start_date: number | null;
   latest_start_date: number | null;
 }
 
+interface StoredSummaryRow extends Omit<ConceptSummaryRecord, 'is_invalid' | 'earliest_start_date' | 'latest_start_date' | 'latest_end_date'> {
+  is_invalid: number;
+  earliest_start_date: number;
+  latest_start_date: number;
+  latest_end_date: number;
+}
+
 /**
- * Reference tables are tiny (hundreds of rows), so they are read once when the release is opened
- * and served from memory.
+ * Reference tables and concept_summary are small (hundreds to a few thousand rows), so they are read
+ * once when the release is opened and served from memory. Domain concept pages are read per request
+ * from domain_concept_order.
  */
 export class SqliteMetadataStore implements MetadataStore {
   private readonly vocabularyList: VocabularyRecord[];
@@ -23,6 +34,8 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly domainList: DomainRecord[];
   private readonly classList: ConceptClassRecord[];
   private readonly relationshipList: RelationshipTypeRecord[];
+  private readonly summaryRows: ConceptSummaryRecord[];
+  private readonly segmentStmt: Database.Statement<[string, string, string, number, number, number], StoredConceptRow>;
 
   constructor(db: Database.Database) {
     // Vocabularies referenced by concepts but missing from VOCABULARY (partial downloads) are listed
@@ -57,6 +70,25 @@ export class SqliteMetadataStore implements MetadataStore {
            FROM relationship ORDER BY relationship_id`,
       )
       .all() as RelationshipTypeRecord[];
+    const summary = db
+      .prepare(
+        `SELECT vocabulary_id, domain_id, concept_class_id, standard_concept, is_invalid, concept_count,
+                earliest_start_date, latest_start_date, latest_end_date
+           FROM concept_summary ORDER BY vocabulary_id, domain_id, concept_class_id`,
+      )
+      .all() as StoredSummaryRow[];
+    this.summaryRows = summary.map((r) => ({
+      ...r,
+      is_invalid: r.is_invalid === 1,
+      earliest_start_date: formatStoredDate(r.earliest_start_date)!,
+      latest_start_date: formatStoredDate(r.latest_start_date)!,
+      latest_end_date: formatStoredDate(r.latest_end_date)!,
+    }));
+    this.segmentStmt = db.prepare(
+      `SELECT ${QUALIFIED_CONCEPT_COLUMNS} FROM domain_concept_order o JOIN concept c ON c.concept_id = o.concept_id
+        WHERE o.domain_id = ? AND o.vocabulary_id = ? AND o.standard_concept = ? AND o.is_invalid = ? AND o.position >= ?
+        ORDER BY o.position LIMIT ?`,
+    );
   }
 
   vocabularies(): VocabularyRecord[] {
@@ -77,5 +109,15 @@ export class SqliteMetadataStore implements MetadataStore {
 
   relationshipTypes(): RelationshipTypeRecord[] {
     return this.relationshipList;
+  }
+
+  conceptSummary(): readonly ConceptSummaryRecord[] {
+    return this.summaryRows;
+  }
+
+  domainSegmentConcepts(segment: DomainSegment, position: number, limit: number): ConceptRecord[] {
+    return this.segmentStmt
+      .all(segment.domainId, segment.vocabularyId, segment.standardConcept ?? '', segment.isInvalid ? 1 : 0, position, limit)
+      .map(toConceptRecord);
   }
 }

@@ -108,8 +108,8 @@ export class SqliteSearchStore implements SearchStore {
     return this.text.textStream(query);
   }
 
-  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number> {
-    return this.text.countAnyText(phrasings, bands, filter);
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter, cap?: number): Map<number, number> {
+    return this.text.countAnyText(phrasings, bands, filter, cap);
   }
 
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number> {

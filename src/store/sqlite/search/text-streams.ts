@@ -180,9 +180,12 @@ export class SqliteTextIndex {
     return phrasings[0]!.requiredTokens[0];
   }
 
-  /** Per band, how many concepts match the query textually at all (the union of every tier). */
-  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter): Map<number, number> {
-    const cacheKey = JSON.stringify([phrasings.map((p) => [p.tokens, p.requiredTokens]), bands, filter]);
+  /**
+   * Per band, how many concepts match the query textually at all (the union of every tier). With
+   * `cap`, each band is counted up to `cap` and a band reaching it is left out of the map.
+   */
+  countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter, cap?: number): Map<number, number> {
+    const cacheKey = JSON.stringify([phrasings.map((p) => [p.tokens, p.requiredTokens]), bands, filter, cap ?? null]);
     const cached = this.unionCounts.get(cacheKey);
     if (cached) return new Map(cached);
     const word = this.precountedWord(phrasings, filter);
@@ -193,12 +196,16 @@ export class SqliteTextIndex {
       if (stored !== undefined) n = stored;
       else if (this.bandSizes[band] && phrasings.length) {
         const table = textTableName(band);
-        const sql = `SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`;
+        const sql =
+          cap === undefined
+            ? `SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`
+            : `SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ${cap})`;
         for (const union of unionCountExpressions(this.planner, phrasings, band)) {
           n += this.statements.get(sql).pluck().get(filterExpression(union, filter)) as number;
+          if (cap !== undefined && n >= cap) break;
         }
       }
-      out.set(band, n);
+      if (cap === undefined || n < cap) out.set(band, n);
     }
     this.unionCounts.set(cacheKey, out);
     return new Map(out);

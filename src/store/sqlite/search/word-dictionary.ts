@@ -51,13 +51,27 @@ export class SqliteWordDictionary implements WordDictionary {
   wordsContaining(part: string): readonly WordAlternative[] {
     const cached = this.substringCache.get(part);
     if (cached) return cached;
+    // Fewer than 3 characters (a part of 3 UTF-16 units may hold 2): no trigram to look up.
+    if (Array.from(part).length < 3) return [];
     const words = this.statements
       .get(
         `SELECT w.word, w.bands FROM search_word_trigram t JOIN search_word w ON w.id = t.rowid
-          WHERE search_word_trigram MATCH ? ORDER BY t.rowid`,
+          WHERE search_word_trigram MATCH ? AND instr(w.word, ?) > 0 ORDER BY t.rowid`,
       )
-      .all(quoteFtsToken(part)) as WordAlternative[];
+      .all(trigramCandidates(part), part) as WordAlternative[];
     this.substringCache.set(part, words);
     return words;
   }
+}
+
+/**
+ * The FTS5 query for words that may contain `part` (at least 3 characters): its first, middle and
+ * last trigram. The index has no positions, so candidates are checked with instr() afterwards;
+ * three trigrams keep the candidates few while reading three doclists instead of all of them.
+ */
+function trigramCandidates(part: string): string {
+  const chars = Array.from(part);
+  const trigram = (i: number) => chars.slice(i, i + 3).join('');
+  const last = chars.length - 3;
+  return [...new Set([trigram(0), trigram(Math.floor(last / 2)), trigram(last)])].map(quoteFtsToken).join(' AND ');
 }

@@ -1,0 +1,79 @@
+/**
+ * POST /v1/concepts/batch: up to BATCH_MAX_CONCEPTS concepts by id in one call, each described as
+ * GET /v1/concepts/{concept_id} describes it (flags include_synonyms, include_relationships), plus
+ * optionally its valid 'Maps to' targets. An id that is not answered never fails the request: it is
+ * listed in `failed_concepts` with a reason that starts with `not_found`, `vocabulary_restricted` or
+ * `filtered` — unknown, licence-hidden (its vocabulary is not
+ * named, only that the key may not see it), outside `vocabulary_filter`, or not standard when
+ * `standard_only` is on (the default, as the hosted service documents it). Repeated ids are
+ * answered once. Parents/children and mapping targets of all concepts are read in one batch.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
+import { ATTACHED_LIST_LIMIT, describeConcept, relativesOf, type ConceptDetail } from './concept-lookup.js';
+import { briefConcept, type ConceptBrief } from './concept-brief.js';
+
+export const BATCH_MAX_CONCEPTS = 100;
+const MAPPING_RELATIONSHIP = 'Maps to';
+
+export interface ConceptBatchRequest {
+  conceptIds: readonly number[];
+  includeRelationships?: boolean;
+  includeSynonyms?: boolean;
+  includeMappings?: boolean;
+  vocabularyFilter?: readonly string[];
+  /** Only standard concepts (standard_concept 'S'); default true. */
+  standardOnly?: boolean;
+}
+
+export interface MappingTarget extends ConceptBrief {
+  relationship_id: string;
+}
+
+export interface BatchConcept extends ConceptDetail {
+  mappings?: MappingTarget[];
+}
+
+export interface ConceptBatchResult {
+  concepts: BatchConcept[];
+  failed_concepts: Array<{ concept_id: number; reason: string }>;
+  summary: { total: number; found: number; failed: number };
+}
+
+function toMappingTarget(link: LinkedConcept): MappingTarget {
+  return { ...briefConcept(link.concept), relationship_id: link.relationship_id };
+}
+
+export function getConceptBatch(store: ReleaseStore, policy: AccessPolicy, request: ConceptBatchRequest): ConceptBatchResult {
+  const ids = [...new Set(request.conceptIds)];
+  const standardOnly = request.standardOnly ?? true;
+  const vocabularyFilter = request.vocabularyFilter?.length ? new Set(request.vocabularyFilter) : undefined;
+  const found = new Map(store.concepts.byIds(ids).map((c) => [c.concept_id, c]));
+  const failed: ConceptBatchResult['failed_concepts'] = [];
+  const answered: ConceptRecord[] = [];
+  for (const id of ids) {
+    const concept = found.get(id);
+    const reason = !concept
+      ? `not_found: concept ${id} is not in release ${store.manifest.label}`
+      : !policy.canSee(concept.vocabulary_id)
+        ? 'vocabulary_restricted: this API key may not see the vocabulary of this concept (licence restriction)'
+        : vocabularyFilter && !vocabularyFilter.has(concept.vocabulary_id)
+          ? `filtered: its vocabulary ${concept.vocabulary_id} is not in vocabulary_filter`
+          : standardOnly && concept.standard_concept !== 'S'
+            ? 'filtered: not a standard concept (standard_only is true)'
+            : undefined;
+    if (reason) failed.push({ concept_id: id, reason });
+    else answered.push(concept!);
+  }
+  const answeredIds = answered.map((c) => c.concept_id);
+  const relatives = request.includeRelationships ? relativesOf(store, policy, answeredIds) : undefined;
+  const mappings = request.includeMappings ? store.relationships.linkedConceptsOf(answeredIds, [MAPPING_RELATIONSHIP], ATTACHED_LIST_LIMIT) : undefined;
+  const concepts = answered.map((concept): BatchConcept => {
+    const detail: BatchConcept = describeConcept(store, policy, concept, { include_synonyms: request.includeSynonyms });
+    if (relatives) detail.relationships = relatives.get(concept.concept_id);
+    if (mappings) detail.mappings = policy.filter(mappings.get(concept.concept_id)!.map(toMappingTarget));
+    return detail;
+  });
+  return { concepts, failed_concepts: failed, summary: { total: ids.length, found: concepts.length, failed: failed.length } };
+}

@@ -1,0 +1,111 @@
+/**
+ * A concept's relationships (GET /v1/concepts/{id}/relationships, and the `relationships`
+ * operation of the E6 batch): CONCEPT_RELATIONSHIP rows with full concept records on both ends.
+ *
+ * Rows where the concept is concept_id_1 come first; with `includeReverse` the rows where it is
+ * concept_id_2 follow (read through the index on concept_id_2, so a release subset that stores
+ * only one direction is answered as stored). Within each part rows are ordered by relationship_id
+ * and then the other concept's id. The filters (vocabulary, domain, standard) apply to the concept
+ * at the other end; licence-hidden concepts are never returned nor counted.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { RelationshipDirection, RelationshipSelection, StoredRelationship } from '../../store/relationship-store.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { fullConceptRecord, requireVisibleConcept, type FullConceptRecord } from './concept-lookup.js';
+import { relationshipTypeIndex } from './relationship-types.js';
+
+export interface ConceptRelationshipOptions {
+  relationshipIds?: readonly string[];
+  vocabularyIds?: readonly string[];
+  domainIds?: readonly string[];
+  includeInvalid: boolean;
+  standardOnly: boolean;
+  includeReverse: boolean;
+}
+
+/** Relationship record (spec record table; batch operation `relationships`). */
+export interface RelationshipRecord {
+  concept_id_1: number;
+  concept_id_2: number;
+  relationship_id: string;
+  relationship_name: string;
+  reverse_relationship_id: string;
+  concept_1: FullConceptRecord;
+  concept_2: FullConceptRecord;
+  valid_start_date: string;
+  valid_end_date: string;
+  invalid_reason: string | null;
+}
+
+/**
+ * One page of a concept's relationships and the exact number of them. An unknown concept is a 404
+ * (`not_found`), a licence-hidden one a 403 (`vocabulary_restricted`). A relationship id missing
+ * from RELATIONSHIP is named by its id, with an empty reverse. Cost: without vocabulary/domain/
+ * standard filters a page reads only its own rows (plus the skipped index entries before it) and
+ * the total is an index count; with them, the total and the rows before the page join each of the
+ * concept's rows to its other end (linear in the concept's relationships, bounded by them).
+ */
+export function listConceptRelationships(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  conceptId: number,
+  options: ConceptRelationshipOptions,
+  page: { offset: number; limit: number },
+): { relationships: RelationshipRecord[]; total: number } {
+  const self = requireVisibleConcept(store, policy, conceptId);
+  const parts = (options.includeReverse ? (['outbound', 'inbound'] as const) : (['outbound'] as const)).map((direction) =>
+    selection(policy, conceptId, direction, options),
+  );
+  const counts = parts.map((part) => store.relationships.count(part));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const rows: Array<{ row: StoredRelationship; direction: RelationshipDirection }> = [];
+  let offset = page.offset;
+  for (let i = 0; i < parts.length && rows.length < page.limit; i++) {
+    const part = parts[i]!;
+    if (offset >= counts[i]!) {
+      offset -= counts[i]!;
+      continue;
+    }
+    for (const row of store.relationships.page(part, offset, page.limit - rows.length)) rows.push({ row, direction: part.direction });
+    offset = 0;
+  }
+  const types = relationshipTypeIndex(store);
+  const selfRecord = fullConceptRecord(store, self);
+  const relationships = rows.map(({ row, direction }): RelationshipRecord => {
+    const other = fullConceptRecord(store, row.other);
+    const type = types.get(row.relationship_id);
+    return {
+      concept_id_1: row.concept_id_1,
+      concept_id_2: row.concept_id_2,
+      relationship_id: row.relationship_id,
+      relationship_name: type?.relationship_name ?? row.relationship_id,
+      reverse_relationship_id: type?.reverse_relationship_id ?? '',
+      concept_1: direction === 'outbound' ? selfRecord : other,
+      concept_2: direction === 'outbound' ? other : selfRecord,
+      valid_start_date: row.valid_start_date,
+      valid_end_date: row.valid_end_date,
+      invalid_reason: row.invalid_reason,
+    };
+  });
+  return { relationships, total };
+}
+
+function selection(
+  policy: AccessPolicy,
+  conceptId: number,
+  direction: RelationshipSelection['direction'],
+  options: ConceptRelationshipOptions,
+): RelationshipSelection {
+  return {
+    conceptId,
+    direction,
+    relationshipIds: options.relationshipIds?.length ? options.relationshipIds : undefined,
+    includeInvalid: options.includeInvalid,
+    otherEnd: {
+      vocabularyIds: options.vocabularyIds?.length ? options.vocabularyIds : undefined,
+      domainIds: options.domainIds?.length ? options.domainIds : undefined,
+      standardOnly: options.standardOnly,
+      excludedVocabularyIds: policy.hiddenVocabularies(),
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * GET /v1/concepts/{concept_id}/relationships/options (E9): the relationship ids a concept takes
+ * part in through valid rows, in both directions — rows where it is concept_id_1 (outbound) and
+ * rows where it is concept_id_2 (inbound; their relationship_id as stored) — as {id, name}, ordered
+ * by id. Rows whose other end is licence-hidden do not count. With includeCounts, the counts per
+ * direction are added as `relationship_options` (the richer shape of the hosted service's docs).
+ * Cost: a grouped count over the concept's own rows in each direction (an index range each).
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { RelationshipCount, RelationshipDirection } from '../../store/relationship-store.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { requireVisibleConcept } from './concept-lookup.js';
+import { relationshipTypeIndex } from './relationship-types.js';
+
+export interface RelationshipOption {
+  id: string;
+  name: string;
+}
+
+export interface CountedRelationshipOption {
+  relationship_id: string;
+  relationship_name: string;
+  reverse_relationship_id: string | null;
+  relationship_concept_id: number | null;
+  is_hierarchical: '0' | '1' | null;
+  defines_ancestry: '0' | '1' | null;
+  /** Valid rows of the concept with this relationship in this direction. */
+  count: number;
+}
+
+export interface RelationshipOptions {
+  concept_id: number;
+  available_relationships: RelationshipOption[];
+  relationship_options?: { outbound: CountedRelationshipOption[]; inbound: CountedRelationshipOption[] };
+}
+
+export function getRelationshipOptions(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  conceptId: number,
+  options: { includeCounts?: boolean } = {},
+): RelationshipOptions {
+  requireVisibleConcept(store, policy, conceptId);
+  const countsOf = (direction: RelationshipDirection): RelationshipCount[] =>
+    store.relationships.countByRelationship({
+      conceptId,
+      direction,
+      includeInvalid: false,
+      otherEnd: { excludedVocabularyIds: policy.hiddenVocabularies() },
+    });
+  const outbound = countsOf('outbound');
+  const inbound = countsOf('inbound');
+  const types = relationshipTypeIndex(store);
+  const nameOf = (id: string) => types.get(id)?.relationship_name ?? id;
+  const ids = [...new Set([...outbound, ...inbound].map((c) => c.relationship_id))].sort();
+  const result: RelationshipOptions = {
+    concept_id: conceptId,
+    available_relationships: ids.map((id) => ({ id, name: nameOf(id) })),
+  };
+  if (options.includeCounts) {
+    const counted = (counts: RelationshipCount[]): CountedRelationshipOption[] =>
+      counts.map(({ relationship_id, count }) => {
+        const type = types.get(relationship_id);
+        return {
+          relationship_id,
+          relationship_name: nameOf(relationship_id),
+          reverse_relationship_id: type?.reverse_relationship_id ?? null,
+          relationship_concept_id: type?.relationship_concept_id ?? null,
+          is_hierarchical: type?.is_hierarchical ?? null,
+          defines_ancestry: type?.defines_ancestry ?? null,
+          count,
+        };
+      });
+    result.relationship_options = { outbound: counted(outbound), inbound: counted(inbound) };
+  }
+  return result;
+}

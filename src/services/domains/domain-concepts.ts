@@ -1,0 +1,68 @@
+/**
+ * GET /v1/domains/{domain_id}/concepts: a domain's concepts, filtered by vocabulary, standard flag
+ * and validity. Order (the browse order): valid concepts before invalid ones; within each, standard
+ * ('S'), then classification ('C'), then non-standard concepts; then by vocabulary_id; then by
+ * concept_id. Each (validity, standard flag, vocabulary) group is a segment of the store whose size
+ * the concept summary gives, so the exact total is a sum and a page at any depth is one seek per
+ * segment it spans. A domain without concepts (or unknown) gives an empty page.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { DomainSegment, ReleaseStore } from '../../store/release-store.js';
+import { compareIds, visibleSummary } from '../vocabularies/concept-tallies.js';
+
+export interface DomainConceptsRequest {
+  domainId: string;
+  /** Keep only these vocabularies (each must be visible to the caller: 403 otherwise). */
+  vocabularyIds?: readonly string[];
+  /** Only standard concepts (standard_concept 'S'). */
+  standardOnly?: boolean;
+  /** Also concepts with an invalid_reason (default false). */
+  includeInvalid?: boolean;
+  offset: number;
+  limit: number;
+}
+
+const STANDARD_ORDER = { S: 0, C: 1, none: 2 } as const;
+const standardRank = (s: 'S' | 'C' | null) => STANDARD_ORDER[s ?? 'none'];
+
+/** The segments the request selects, in browse order, with their sizes. */
+function selectedSegments(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): Array<{ segment: DomainSegment; size: number }> {
+  const wanted = request.vocabularyIds ? new Set(request.vocabularyIds) : undefined;
+  const sizes = new Map<string, { segment: DomainSegment; size: number }>();
+  for (const row of visibleSummary(store, policy)) {
+    if (row.domain_id !== request.domainId || (wanted && !wanted.has(row.vocabulary_id))) continue;
+    if ((request.standardOnly && row.standard_concept !== 'S') || (!request.includeInvalid && row.is_invalid)) continue;
+    const key = `${row.vocabulary_id}\u0000${row.standard_concept}\u0000${row.is_invalid}`;
+    const entry = sizes.get(key);
+    if (entry) entry.size += row.concept_count;
+    else {
+      const segment = { domainId: row.domain_id, vocabularyId: row.vocabulary_id, standardConcept: row.standard_concept, isInvalid: row.is_invalid };
+      sizes.set(key, { segment, size: row.concept_count });
+    }
+  }
+  return [...sizes.values()].sort(
+    ({ segment: a }, { segment: b }) =>
+      Number(a.isInvalid) - Number(b.isInvalid) ||
+      standardRank(a.standardConcept) - standardRank(b.standardConcept) ||
+      compareIds(a.vocabularyId, b.vocabularyId),
+  );
+}
+
+export function listDomainConcepts(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): { items: ConceptRecord[]; total: number } {
+  for (const v of request.vocabularyIds ?? []) policy.assertVisible(v);
+  const segments = selectedSegments(store, policy, request);
+  const total = segments.reduce((sum, s) => sum + s.size, 0);
+  const items: ConceptRecord[] = [];
+  let skip = request.offset;
+  for (const { segment, size } of segments) {
+    if (items.length >= request.limit) break;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    items.push(...store.metadata.domainSegmentConcepts(segment, skip, request.limit - items.length));
+    skip = 0;
+  }
+  return { items, total };
+}

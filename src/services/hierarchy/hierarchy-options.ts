@@ -1,0 +1,84 @@
+/**
+ * The options every hierarchy answer takes (GET /ancestors, /descendants, /hierarchy and each query
+ * of POST /concepts/hierarchy/batch), their defaults and limits, and how they become a store filter.
+ *
+ * `max_levels` is clamped, not refused: values above MAX_LEVELS_CEILING answer as MAX_LEVELS_CEILING
+ * (client-compatibility §1.3: "clamped at 20"; `max_levels=50` gives a clamped 200), and the
+ * answer's summary says which value was applied.
+ *
+ * `relationship_types`: CONCEPT_ANCESTOR is the closure of every ancestry-defining relationship of
+ * the release (those with defines_ancestry = 1, or whose reverse has it: Is a / Subsumes, and e.g.
+ * RxNorm's drug-to-ingredient links). Its levels cannot be split by relationship, so the parameter
+ * is checked (each id must be an ancestry-defining relationship of the release, else 400) and
+ * echoed in `relationship_types_used`; the rows are the same for every accepted value.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import { validationError } from '../errors.js';
+import type { HierarchyFilter } from '../../store/hierarchy-store.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+
+export const DEFAULT_MAX_LEVELS = 10;
+export const MAX_LEVELS_CEILING = 20;
+export const DEFAULT_RELATIONSHIP_TYPES: readonly string[] = ['Is a'];
+/** Page size of ancestors and descendants (GET; above MAX_HIERARCHY_PAGE_SIZE is clamped). */
+export const DEFAULT_HIERARCHY_PAGE_SIZE = 100;
+export const MAX_HIERARCHY_PAGE_SIZE = 200;
+/** Ancestors and descendants each in GET /hierarchy (above MAX_HIERARCHY_RESULTS is clamped). */
+export const DEFAULT_HIERARCHY_RESULTS = 100;
+export const MAX_HIERARCHY_RESULTS = 1000;
+
+export interface HierarchyOptions {
+  max_levels?: number;
+  relationship_types?: readonly string[];
+  vocabulary_ids?: readonly string[];
+  domain_ids?: readonly string[];
+  include_invalid?: boolean;
+  standard_only?: boolean;
+  /** Add `hierarchy_level` to every node. */
+  include_distance?: boolean;
+  /** Add `path_length` and `max_path_length` to every node. */
+  include_paths?: boolean;
+}
+
+/** The options with defaults applied, checked against the release. */
+export interface ResolvedHierarchyOptions {
+  filter: HierarchyFilter;
+  relationshipTypes: readonly string[];
+  includeDistance: boolean;
+  includePaths: boolean;
+}
+
+export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolicy, options: HierarchyOptions): ResolvedHierarchyOptions {
+  const relationshipTypes = options.relationship_types?.length ? options.relationship_types : DEFAULT_RELATIONSHIP_TYPES;
+  assertAncestryDefining(store, relationshipTypes);
+  return {
+    filter: {
+      maxLevels: Math.min(options.max_levels ?? DEFAULT_MAX_LEVELS, MAX_LEVELS_CEILING),
+      vocabularyIds: options.vocabulary_ids?.length ? options.vocabulary_ids : undefined,
+      domainIds: options.domain_ids?.length ? options.domain_ids : undefined,
+      standardOnly: options.standard_only === true,
+      includeInvalid: options.include_invalid === true,
+      hiddenVocabularies: policy.hiddenVocabularies(),
+    },
+    relationshipTypes,
+    includeDistance: options.include_distance === true,
+    includePaths: options.include_paths === true,
+  };
+}
+
+function assertAncestryDefining(store: ReleaseStore, relationshipIds: readonly string[]): void {
+  const types = new Map(store.metadata.relationshipTypes().map((r) => [r.relationship_id, r]));
+  for (const id of relationshipIds) {
+    const type = types.get(id);
+    const reverse = type ? types.get(type.reverse_relationship_id) : undefined;
+    if (!type) {
+      throw validationError(`relationship_types: '${id}' is not a relationship of release ${store.manifest.label}.`, { relationship_types: relationshipIds });
+    }
+    if (type.defines_ancestry !== '1' && reverse?.defines_ancestry !== '1') {
+      throw validationError(
+        `relationship_types: '${id}' does not define ancestry (neither it nor its reverse has defines_ancestry = 1), so CONCEPT_ANCESTOR holds no levels for it.`,
+        { relationship_types: relationshipIds },
+      );
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * A list-valued body field (ids, vocabulary ids, …) as bulk search and the relationship batch take
+ * it: an array of strings or one comma-separated string; blanks dropped; absent or empty → undefined.
+ */
+import { validationError } from './errors.js';
+
+export function listField(value: string[] | string | undefined, name: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+  if (!items || items.some((v) => typeof v !== 'string')) throw validationError(`'${name}' must be an array of strings or a comma-separated string.`);
+  const cleaned = items.map((v) => v.trim()).filter((v) => v.length > 0);
+  return cleaned.length ? cleaned : undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP
+ * (client-compatibility §1.4). By default the 'Maps to' rows (non-standard → standard, and a
+ * standard concept's row to itself, as Athena publishes them); `relationship_ids` names others
+ * ('Maps to value', 'Mapped from', …), which are listed in the order given, each ordered by target
+ * concept_id. Invalid rows are included unless asked otherwise (the clients' server default); an
+ * invalid row is one whose relationship row or target concept carries an invalid_reason.
+ *
+ * Licence rules: a source the caller may not see is 403 (as its lookup is); a target vocabulary the
+ * caller names but may not see is 403; targets in vocabularies the caller may not see are left out
+ * and not counted. Athena has no mapping confidence, so none is reported.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import { notFound } from '../errors.js';
+import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+
+export const MAPS_TO = 'Maps to';
+export const DEFAULT_MAPPING_RELATIONSHIPS: readonly string[] = [MAPS_TO];
+export const MAPPINGS_DEFAULT_PAGE_SIZE = 100;
+
+/** The target concept's fields as every mapping record carries them. */
+export interface MappingTargetFields {
+  target_concept_id: number;
+  target_concept_name: string;
+  target_vocabulary_id: string;
+  target_concept_code: string;
+  target_domain_id: string;
+  target_concept_class_id: string;
+  target_standard_concept: 'S' | 'C' | null;
+  target_invalid_reason: 'D' | 'U' | null;
+}
+
+export interface ConceptMappingRecord extends MappingTargetFields {
+  source_concept_id: number;
+  source_concept_name: string;
+  relationship_id: string;
+  /** The relationship row's validity. */
+  valid_start_date: string;
+  valid_end_date: string;
+  invalid_reason: 'D' | 'U' | null;
+}
+
+export interface ConceptMappingsRequest {
+  conceptId: number;
+  /** Only targets in these vocabularies (undefined: every vocabulary the caller may see). */
+  targetVocabularyIds?: readonly string[];
+  /** Relationship ids to list (undefined: DEFAULT_MAPPING_RELATIONSHIPS). */
+  relationshipIds?: readonly string[];
+  includeInvalid: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface ConceptMappings {
+  mappings: ConceptMappingRecord[];
+  source_concept: ConceptRecord;
+  /** Every mapping of the selection (all pages). */
+  total_mappings: number;
+}
+
+export function targetFields(target: ConceptRecord): MappingTargetFields {
+  return {
+    target_concept_id: target.concept_id,
+    target_concept_name: target.concept_name,
+    target_vocabulary_id: target.vocabulary_id,
+    target_concept_code: target.concept_code,
+    target_domain_id: target.domain_id,
+    target_concept_class_id: target.concept_class_id,
+    target_standard_concept: target.standard_concept,
+    target_invalid_reason: target.invalid_reason,
+  };
+}
+
+/** The filter for targets a caller may see, in the vocabularies named (each of which must be visible: 403 otherwise). */
+export function visibleTargetFilter(policy: AccessPolicy, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
+  for (const vocabularyId of targetVocabularyIds ?? []) policy.assertVisible(vocabularyId);
+  return { targetVocabularyIds, excludedVocabularyIds: policy.hiddenVocabularies(), includeInvalid };
+}
+
+/** A concept the caller may see, or 404 / 403. */
+export function visibleSourceConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number): ConceptRecord {
+  const concept = store.concepts.byId(conceptId);
+  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'not_found', { concept_id: conceptId });
+  policy.assertVisible(concept.vocabulary_id);
+  return concept;
+}
+
+function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {
+  return {
+    source_concept_id: source.concept_id,
+    source_concept_name: source.concept_name,
+    ...targetFields(row.target),
+    relationship_id: row.relationship_id,
+    valid_start_date: row.valid_start_date,
+    valid_end_date: row.valid_end_date,
+    invalid_reason: row.invalid_reason,
+  };
+}
+
+/** One page of a concept's mappings with the exact total; the relationship ids' rows follow each other in the order given. */
+export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, request: ConceptMappingsRequest): ConceptMappings {
+  const source = visibleSourceConcept(store, policy, request.conceptId);
+  const filter = visibleTargetFilter(policy, request.targetVocabularyIds, request.includeInvalid);
+  const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
+  const counts = relationshipIds.map((relationshipId) => store.mappings.count(source.concept_id, relationshipId, filter));
+  const mappings: ConceptMappingRecord[] = [];
+  let skip = request.offset;
+  relationshipIds.forEach((relationshipId, i) => {
+    const count = counts[i]!;
+    if (skip >= count) {
+      skip -= count;
+      return;
+    }
+    const wanted = request.limit - mappings.length;
+    if (wanted <= 0) return;
+    for (const row of store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row));
+    skip = 0;
+  });
+  return { mappings, source_concept: source, total_mappings: counts.reduce((sum, n) => sum + n, 0) };
+}

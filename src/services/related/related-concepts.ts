@@ -1,0 +1,67 @@
+/**
+ * Related concepts (E6 operation `related`, GET /v1/concepts/{id}/related): the concepts within
+ * RELATED_DEPTH relationships of a concept, scored (./relationship-scoring.ts), those scoring at
+ * least `minScore`, best first (score, then distance, then concept_id), the first `limit`. The
+ * candidates come from one bounded traversal (./concept-traversal.ts), so a hub answers as fast
+ * as any concept: its best-scored neighbours among the links the budget lets it read.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { bestFirst, type TraversalBudget } from './concept-traversal.js';
+import { roundScore, scorerFor } from './relationship-scoring.js';
+import { walkFromConcept } from './walk-from-concept.js';
+import { briefConcept } from '../concepts/concept-brief.js';
+
+/** How far related concepts are looked for (direct neighbours and theirs). */
+export const RELATED_DEPTH = 2;
+export const RELATED_DEFAULT_MIN_SCORE = 0.1;
+/** E6 `related`: page_size default. */
+export const BATCH_RELATED_DEFAULT_PAGE_SIZE = 50;
+/** GET /v1/concepts/{id}/related: page_size default (client contract §1.1). */
+export const RELATED_DEFAULT_PAGE_SIZE = 20;
+/** Largest page_size of both (GET clamps to it; the batch rejects more). */
+export const RELATED_MAX_PAGE_SIZE = 100;
+
+/** Related-concept record (spec record table), with the concept's domain, class and standard flag (client contract §1.1). */
+export interface RelatedConceptRecord {
+  concept_id: number;
+  concept_name: string;
+  concept_code: string;
+  vocabulary_id: string;
+  domain_id: string;
+  concept_class_id: string;
+  standard_concept: string | null;
+  relationship_id: string;
+  relationship_name: string;
+  relationship_score: number;
+  relationship_distance: number;
+}
+
+export interface RelatedConceptsOptions {
+  /** Follow only these relationship ids (null: all). */
+  relationshipIds: readonly string[] | null;
+  minScore: number;
+  limit: number;
+  /** Budgets of the walk (TRAVERSAL_BUDGET unless given). */
+  budget?: TraversalBudget;
+}
+
+export function findRelatedConcepts(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: RelatedConceptsOptions): RelatedConceptRecord[] {
+  const scorer = scorerFor(store);
+  const outcome = walkFromConcept(store, policy, conceptId, {
+    relationshipIds: options.relationshipIds,
+    maxDepth: RELATED_DEPTH,
+    minScore: options.minScore,
+    budget: options.budget,
+  });
+  return outcome.discovered
+    .sort(bestFirst)
+    .slice(0, options.limit)
+    .map(({ concept: c, relationship_id, score, distance }) => ({
+      ...briefConcept(c),
+      relationship_id,
+      relationship_name: scorer.name(relationship_id),
+      relationship_score: roundScore(score),
+      relationship_distance: distance,
+    }));
+}

@@ -1,0 +1,63 @@
+/**
+ * The hierarchy read interface: a concept's ancestors and descendants from CONCEPT_ANCESTOR, with
+ * their levels of separation, filtered and paged, and exact counts. Narrow on purpose: the service
+ * (src/services/hierarchy) composes these answers; the SQLite implementation
+ * (sqlite/sqlite-hierarchy-store.ts) decides how each stays fast at full size (a hub concept has
+ * ~350k descendants; 44M ancestor rows in all).
+ *
+ * The order everywhere is nearest first: min_levels_of_separation, then concept_id. The concept
+ * itself (its level-0 self row) is never part of an answer; rows whose other end is missing from
+ * CONCEPT are never returned nor counted.
+ */
+import type { ConceptRecord } from './records.js';
+
+/** Which rows count: every condition must hold for every row returned or counted. */
+export interface HierarchyFilter {
+  /** Only rows with min_levels_of_separation ≤ maxLevels. */
+  maxLevels: number;
+  /** Only concepts of these vocabularies (none: any). */
+  vocabularyIds?: readonly string[];
+  /** Only concepts of these domains (none: any). */
+  domainIds?: readonly string[];
+  /** Only standard ('S') concepts. */
+  standardOnly: boolean;
+  /** Also deprecated or replaced concepts (invalid_reason not null). */
+  includeInvalid: boolean;
+  /** Never concepts of these vocabularies (the caller's licence; see services/access-policy.ts). */
+  hiddenVocabularies: readonly string[];
+}
+
+/** A concept reached through CONCEPT_ANCESTOR, with its distance from the concept asked about. */
+export interface HierarchyRow {
+  concept: ConceptRecord;
+  min_levels_of_separation: number;
+  max_levels_of_separation: number;
+}
+
+/** How many matching concepts sit at one level, in one vocabulary, with one standard flag. */
+export interface LevelTally {
+  level: number;
+  vocabulary_id: string;
+  standard_concept: 'S' | 'C' | null;
+  count: number;
+}
+
+/** A direct ancestry link (min_levels_of_separation = 1) between two concepts. */
+export interface DirectLink {
+  ancestor_concept_id: number;
+  descendant_concept_id: number;
+}
+
+export interface HierarchyStore {
+  /**
+   * Every matching ancestor, nearest first. Unpaged on purpose: a concept has few ancestors (at
+   * most a few hundred in a full release), so callers page in memory.
+   */
+  ancestors(conceptId: number, filter: HierarchyFilter): HierarchyRow[];
+  /** Exact counts of the matching descendants, by level, vocabulary and standard flag. */
+  descendantTallies(conceptId: number, filter: HierarchyFilter): LevelTally[];
+  /** One page of the matching descendants, nearest first (`offset` counts matching rows). */
+  descendants(conceptId: number, filter: HierarchyFilter, offset: number, limit: number): HierarchyRow[];
+  /** The direct links among these concepts (both ends in the set). */
+  directLinks(conceptIds: readonly number[]): DirectLink[];
+}
