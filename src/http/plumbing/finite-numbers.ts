@@ -65,10 +65,13 @@ function check(fields: readonly NumericField[], request: FastifyRequest): void {
     const values = context === 'querystring' ? request.query : context === 'params' ? request.params : request.body;
     if (values === null || typeof values !== 'object') continue;
     const raw = (values as Record<string, unknown>)[name];
-    for (const value of Array.isArray(raw) ? raw : [raw]) {
+    const items = Array.isArray(raw) ? raw : [raw];
+    items.forEach((value, i) => {
       const reason = numberProblem(value, kind);
-      if (reason) throw describeValidationFailure(context, [{ instancePath: `/${name}`, keyword: 'type', message: reason }]);
-    }
+      // An item of a body list is named with its index (concept_ids.3); a repeated query parameter by its name.
+      const path = Array.isArray(raw) && context === 'body' ? `/${name}/${i}` : `/${name}`;
+      if (reason) throw describeValidationFailure(context, [{ instancePath: path, keyword: 'type', message: reason }]);
+    });
   }
 }
 
