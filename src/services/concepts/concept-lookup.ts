@@ -7,7 +7,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
-import { briefConcept } from './concept-brief.js';
+import { briefConcept, type ConceptBrief } from './concept-brief.js';
 
 export interface ConceptLookupOptions {
   include_synonyms?: boolean;
@@ -18,14 +18,7 @@ export interface ConceptLookupOptions {
 /** Parents/children and ancestors/descendants attached to a lookup are capped at this many each. */
 export const ATTACHED_LIST_LIMIT = 100;
 
-export interface HierarchyNode {
-  concept_id: number;
-  concept_name: string;
-  vocabulary_id: string;
-  concept_code: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: string | null;
+export interface HierarchyNode extends ConceptBrief {
   min_levels_of_separation?: number;
   max_levels_of_separation?: number;
 }

@@ -14,16 +14,9 @@ import type { LevelTally, HierarchyRow } from '../../store/hierarchy-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { resolveHierarchyOptions, type HierarchyOptions, type ResolvedHierarchyOptions } from './hierarchy-options.js';
-import { briefConcept } from '../concepts/concept-brief.js';
+import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 
-export interface HierarchyNode {
-  concept_id: number;
-  concept_name: string;
-  vocabulary_id: string;
-  concept_code: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: 'S' | 'C' | null;
+export interface HierarchyNode extends ConceptBrief {
   invalid_reason: 'D' | 'U' | null;
   /** Levels from the concept asked about: min_levels_of_separation (0 for the concept itself in a graph). */
   level: number;

@@ -10,7 +10,7 @@ import type { ReleaseStore } from '../../store/release-store.js';
 import { bestFirst, type TraversalBudget } from './concept-traversal.js';
 import { roundScore, scorerFor } from './relationship-scoring.js';
 import { walkFromConcept } from './walk-from-concept.js';
-import { briefConcept } from '../concepts/concept-brief.js';
+import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 
 /** How far related concepts are looked for (direct neighbours and theirs). */
 export const RELATED_DEPTH = 2;
@@ -23,14 +23,7 @@ export const RELATED_DEFAULT_PAGE_SIZE = 20;
 export const RELATED_MAX_PAGE_SIZE = 100;
 
 /** Related-concept record (spec record table), with the concept's domain, class and standard flag (client contract §1.1). */
-export interface RelatedConceptRecord {
-  concept_id: number;
-  concept_name: string;
-  concept_code: string;
-  vocabulary_id: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: string | null;
+export interface RelatedConceptRecord extends ConceptBrief {
   relationship_id: string;
   relationship_name: string;
   relationship_score: number;
