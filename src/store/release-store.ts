@@ -37,8 +37,6 @@ export interface ConceptStore {
   synonyms(conceptId: number): SynonymRecord[];
   /** Valid relationships of a concept with one of these relationship ids, targets joined, at most `limit`. */
   related(conceptId: number, relationshipIds: readonly string[], limit: number): LinkedConcept[];
-  /** Ancestors (direction 'up') or descendants ('down') from CONCEPT_ANCESTOR, nearest first, self excluded. */
-  lineage(conceptId: number, direction: 'up' | 'down', limit: number): LinkedConcept[];
 }
 
 export interface MetadataStore {

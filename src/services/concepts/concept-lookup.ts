@@ -8,6 +8,7 @@ import { notFound } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
 import { briefConcept, type ConceptBrief } from './concept-brief.js';
+import type { HierarchyFilter, HierarchyRow } from '../../store/hierarchy-store.js';
 
 export interface ConceptLookupOptions {
   include_synonyms?: boolean;
@@ -53,11 +54,11 @@ function toRelative(link: LinkedConcept) {
   };
 }
 
-function toHierarchyNode(link: LinkedConcept): HierarchyNode {
+function toHierarchyNode(row: HierarchyRow): HierarchyNode {
   return {
-    ...briefConcept(link.concept),
-    min_levels_of_separation: link.min_levels_of_separation,
-    max_levels_of_separation: link.max_levels_of_separation,
+    ...briefConcept(row.concept),
+    min_levels_of_separation: row.min_levels_of_separation,
+    max_levels_of_separation: row.max_levels_of_separation,
   };
 }
 
@@ -98,12 +99,18 @@ export function describeConcept(
     is_classification: concept.standard_concept === 'C',
   };
   if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
-  const visible = (links: LinkedConcept[]) => links.filter((l) => policy.canSee(l.concept.vocabulary_id));
   if (options.include_relationships) detail.relationships = relativesOf(store, policy, [concept.concept_id]).get(concept.concept_id);
   if (options.include_hierarchy) {
+    // Every level, invalid concepts included, the key's hidden vocabularies left out by the store.
+    const filter: HierarchyFilter = {
+      maxLevels: Number.MAX_SAFE_INTEGER,
+      standardOnly: false,
+      includeInvalid: true,
+      hiddenVocabularies: policy.hiddenVocabularies(),
+    };
     detail.hierarchy = {
-      ancestors: visible(store.concepts.lineage(concept.concept_id, 'up', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
-      descendants: visible(store.concepts.lineage(concept.concept_id, 'down', ATTACHED_LIST_LIMIT)).map(toHierarchyNode),
+      ancestors: store.hierarchy.ancestors(concept.concept_id, filter).slice(0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
+      descendants: store.hierarchy.descendants(concept.concept_id, filter, 0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
     };
   }
   return detail;

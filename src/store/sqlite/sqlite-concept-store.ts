@@ -38,8 +38,6 @@ export class SqliteConceptStore implements ConceptStore {
   private readonly byCodeNoCaseStmt: Database.Statement<[string, string], StoredConceptRow>;
   private readonly synonymsStmt: Database.Statement<[number], SynonymRecord>;
   private readonly relatedStmt: Database.Statement<[number, string, number], StoredConceptRow & { relationship_id: string }>;
-  private readonly ancestorsStmt: Database.Statement<[number, number], StoredConceptRow & { min_l: number; max_l: number }>;
-  private readonly descendantsStmt: Database.Statement<[number, number], StoredConceptRow & { min_l: number; max_l: number }>;
 
   constructor(private readonly db: Database.Database) {
     this.byIdStmt = db.prepare(`SELECT ${CONCEPT_COLUMNS} FROM concept WHERE concept_id = ?`);
@@ -55,18 +53,6 @@ export class SqliteConceptStore implements ConceptStore {
     this.relatedStmt = db.prepare(
       `SELECT r.relationship_id, ${QUALIFIED_COLUMNS} FROM concept_relationship r JOIN concept c ON c.concept_id = r.concept_id_2
         WHERE r.concept_id_1 = ? AND r.relationship_id = ? AND r.invalid_reason IS NULL ORDER BY r.concept_id_2 LIMIT ?`,
-    );
-    this.ancestorsStmt = db.prepare(
-      `SELECT a.min_levels_of_separation AS min_l, a.max_levels_of_separation AS max_l, ${QUALIFIED_COLUMNS}
-         FROM concept_ancestor a JOIN concept c ON c.concept_id = a.ancestor_concept_id
-        WHERE a.descendant_concept_id = ? AND a.ancestor_concept_id <> a.descendant_concept_id
-        ORDER BY a.min_levels_of_separation, c.concept_id LIMIT ?`,
-    );
-    this.descendantsStmt = db.prepare(
-      `SELECT a.min_levels_of_separation AS min_l, a.max_levels_of_separation AS max_l, ${QUALIFIED_COLUMNS}
-         FROM concept_ancestor a JOIN concept c ON c.concept_id = a.descendant_concept_id
-        WHERE a.ancestor_concept_id = ? AND a.ancestor_concept_id <> a.descendant_concept_id
-        ORDER BY a.min_levels_of_separation, c.concept_id LIMIT ?`,
     );
   }
 
@@ -106,15 +92,5 @@ export class SqliteConceptStore implements ConceptStore {
       if (out.length >= limit) break;
     }
     return out;
-  }
-
-  lineage(conceptId: number, direction: 'up' | 'down', limit: number): LinkedConcept[] {
-    const stmt = direction === 'up' ? this.ancestorsStmt : this.descendantsStmt;
-    return stmt.all(conceptId, limit).map((row) => ({
-      concept: toConceptRecord(row),
-      relationship_id: direction === 'up' ? 'Is a' : 'Subsumes',
-      min_levels_of_separation: row.min_l,
-      max_levels_of_separation: row.max_l,
-    }));
   }
 }
