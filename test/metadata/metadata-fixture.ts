@@ -4,6 +4,23 @@
  * concepts, and a class missing from CONCEPT_CLASS.
  */
 import { writeAthenaFixture } from '../helpers/athena-fixture.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR } from './concept-file.js';
+
+/**
+ * The server every metadata test file starts: the demo (default, 2025.2), eunomia-gibleed-2019
+ * (2019.1) and the metadata fixture written at `fixtureDir` (2025.1), with a CPT4-validated key.
+ */
+export async function startMetadataServer(fixtureDir: string): Promise<{ t: TestServer; cpt4Key: string }> {
+  const t = await startTestServer({
+    releases: [
+      { dir: DEMO_VOCABULARY_DIR, label: '2025.2', makeDefault: true },
+      { dir: EUNOMIA_GIBLEED_DIR, label: '2019.1' },
+      { dir: fixtureDir, label: '2025.1' },
+    ],
+  });
+  return { t, cpt4Key: await t.createKey({ cpt4_validated_until: '2999-12-31' }) };
+}
 
 export function writeMetadataFixture(): string {
   return writeAthenaFixture({

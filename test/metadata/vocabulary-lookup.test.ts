@@ -5,23 +5,14 @@
  * paths, unknown ids, bad parameters and licence rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import type { TestServer } from '../helpers/test-server.js';
 import { countBy, DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts, readSourceTable, visibleWithoutCpt4, type SourceConcept } from './concept-file.js';
-import { writeMetadataFixture } from './metadata-fixture.js';
+import { startMetadataServer, writeMetadataFixture } from './metadata-fixture.js';
 
 const fixtureDir = writeMetadataFixture();
 let t: TestServer;
 let cpt4Key: string;
-beforeAll(async () => {
-  t = await startTestServer({
-    releases: [
-      { dir: DEMO_VOCABULARY_DIR, label: '2025.2', makeDefault: true },
-      { dir: EUNOMIA_GIBLEED_DIR, label: '2019.1' },
-      { dir: fixtureDir, label: '2025.1' },
-    ],
-  });
-  cpt4Key = await t.createKey({ cpt4_validated_until: '2999-12-31' });
-}, 120_000);
+beforeAll(async () => ({ t, cpt4Key } = await startMetadataServer(fixtureDir)), 120_000);
 afterAll(async () => {
   await t?.close();
 });

@@ -4,8 +4,8 @@
  * the licence rules. Expected rows are computed from the fixture files, not by the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { DEMO_DIR, expectedMappings, readAthenaFiles, visibleTo, type AthenaFiles } from './mapping-athena-files.js';
+import type { TestServer } from '../helpers/test-server.js';
+import { expectedMappings, visibleTo, type AthenaFiles } from './mapping-athena-files.js';
 import {
   CPT4_SOURCE,
   CPT4_TARGET,
@@ -14,20 +14,15 @@ import {
   SNOMED_INVALID_ROW_TARGET,
   SNOMED_INVALID_TARGET,
   SNOMED_TARGET,
-  writeMappingLicenceFixture,
+  FIXTURE,
+  startMappingServer,
 } from './mapping-licence-fixture.js';
 
 let t: TestServer;
 let demo: AthenaFiles;
 let fixture: AthenaFiles;
-const FIXTURE = '2025.2';
 
-beforeAll(async () => {
-  const fixtureDir = writeMappingLicenceFixture();
-  t = await startTestServer({ releases: [{ dir: DEMO_DIR, label: '2025.1', makeDefault: true }, { dir: fixtureDir, label: FIXTURE }] });
-  demo = readAthenaFiles(DEMO_DIR);
-  fixture = readAthenaFiles(fixtureDir);
-});
+beforeAll(async () => ({ t, demo, fixture } = await startMappingServer()));
 afterAll(async () => t?.close());
 
 const get = (path: string, key?: string) => t.request(path, key ? { key } : {});

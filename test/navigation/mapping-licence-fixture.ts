@@ -4,6 +4,18 @@
  * 'Mapped from' enough codes to page through.
  */
 import { writeAthenaFixture, type FixtureConcept, type FixtureRelationship } from '../helpers/athena-fixture.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { DEMO_DIR, readAthenaFiles, type AthenaFiles } from './mapping-athena-files.js';
+
+/** Release label of the licence fixture on the server of startMappingServer (the demo is 2025.1, the default). */
+export const FIXTURE = '2025.2';
+
+/** A server with the demo (default) and this fixture, and both releases' files as parsed by the tests. */
+export async function startMappingServer(): Promise<{ t: TestServer; demo: AthenaFiles; fixture: AthenaFiles }> {
+  const fixtureDir = writeMappingLicenceFixture();
+  const t = await startTestServer({ releases: [{ dir: DEMO_DIR, label: '2025.1', makeDefault: true }, { dir: fixtureDir, label: FIXTURE }] });
+  return { t, demo: readAthenaFiles(DEMO_DIR), fixture: readAthenaFiles(fixtureDir) };
+}
 
 export const ICD_SOURCE = 9000001;
 export const SNOMED_TARGET = 9000010;
