@@ -31,18 +31,17 @@ export class AccessPolicy {
     return [...this.hidden];
   }
 
+  /** Why this caller may not see this vocabulary (the message of every licence refusal, whole or per item). */
+  restrictionMessage(vocabularyId: string): string {
+    return (NEVER_SERVED_VOCABULARIES as readonly string[]).includes(vocabularyId)
+      ? `${vocabularyId} content is not available on this server (licence restriction).`
+      : `${vocabularyId} content requires an API key whose owner has completed the annual ${vocabularyId} licence validation; this key's validation is missing or has expired.`;
+  }
+
   /** Throws 403 vocabulary_restricted when the caller may not see this vocabulary. */
   assertVisible(vocabularyId: string): void {
     if (this.canSee(vocabularyId)) return;
-    const never = (NEVER_SERVED_VOCABULARIES as readonly string[]).includes(vocabularyId);
-    throw new ServiceError(
-      403,
-      'vocabulary_restricted',
-      never
-        ? `${vocabularyId} content is not available on this server (licence restriction).`
-        : `${vocabularyId} content requires an API key whose owner has completed the annual ${vocabularyId} licence validation; this key's validation is missing or has expired.`,
-      { vocabulary_id: vocabularyId },
-    );
+    throw new ServiceError(403, 'vocabulary_restricted', this.restrictionMessage(vocabularyId), { vocabulary_id: vocabularyId });
   }
 
   /** Keeps only items whose vocabulary the caller may see. */

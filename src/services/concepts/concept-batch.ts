@@ -57,7 +57,7 @@ export function getConceptBatch(store: ReleaseStore, policy: AccessPolicy, reque
     const reason = !concept
       ? `not_found: concept ${id} is not in release ${store.manifest.label}`
       : !policy.canSee(concept.vocabulary_id)
-        ? 'vocabulary_restricted: this API key may not see the vocabulary of this concept (licence restriction)'
+        ? `vocabulary_restricted: ${policy.restrictionMessage(concept.vocabulary_id)}`
         : vocabularyFilter && !vocabularyFilter.has(concept.vocabulary_id)
           ? `filtered: its vocabulary ${concept.vocabulary_id} is not in vocabulary_filter`
           : standardOnly && concept.standard_concept !== 'S'

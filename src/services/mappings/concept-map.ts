@@ -152,8 +152,8 @@ class TargetCollector {
   }
 }
 
-function restricted(vocabularyId: string, failure: Omit<FailedMapping, 'error_code' | 'reason'>): ResolvedSource {
-  return { failure: { ...failure, error_code: 'vocabulary_restricted', reason: `${vocabularyId} content is not available to this API key (licence restriction).` } };
+function restricted(policy: AccessPolicy, vocabularyId: string, failure: Omit<FailedMapping, 'error_code' | 'reason'>): ResolvedSource {
+  return { failure: { ...failure, error_code: 'vocabulary_restricted', reason: policy.restrictionMessage(vocabularyId) } };
 }
 
 function resolveSources(store: ReleaseStore, policy: AccessPolicy, request: ConceptMapRequest): ResolvedSource[] {
@@ -164,13 +164,13 @@ function resolveSources(store: ReleaseStore, policy: AccessPolicy, request: Conc
       if (!concept) {
         return { failure: { source_concept_id: id, error_code: 'concept_not_found', reason: `Concept ${id} was not found in release ${store.manifest.label}.` } };
       }
-      return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(concept.vocabulary_id, { source_concept_id: id });
+      return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(policy, concept.vocabulary_id, { source_concept_id: id });
     });
   }
   return sourceCodesOf(request).map((sourceCode): ResolvedSource => {
-    if (!policy.canSee(sourceCode.vocabulary_id)) return restricted(sourceCode.vocabulary_id, { source_code: sourceCode });
+    if (!policy.canSee(sourceCode.vocabulary_id)) return restricted(policy, sourceCode.vocabulary_id, { source_code: sourceCode });
     const concept = store.concepts.byCode(sourceCode.vocabulary_id, sourceCode.concept_code);
-    if (concept) return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(concept.vocabulary_id, { source_code: sourceCode });
+    if (concept) return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(policy, concept.vocabulary_id, { source_code: sourceCode });
     return {
       failure: {
         source_code: sourceCode,
