@@ -16,6 +16,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import type { HierarchyFilter } from '../../store/hierarchy-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
+import { relationshipTypeIndex } from '../concepts/relationship-types.js';
 
 export const DEFAULT_MAX_LEVELS = 10;
 export const MAX_LEVELS_CEILING = 20;
@@ -67,7 +68,7 @@ export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolic
 }
 
 function assertAncestryDefining(store: ReleaseStore, relationshipIds: readonly string[]): void {
-  const types = new Map(store.metadata.relationshipTypes().map((r) => [r.relationship_id, r]));
+  const types = relationshipTypeIndex(store);
   for (const id of relationshipIds) {
     const type = types.get(id);
     const reverse = type ? types.get(type.reverse_relationship_id) : undefined;

@@ -12,6 +12,7 @@ import type { ReleaseStore } from '../../store/release-store.js';
 import { filtersFrom, type BulkSearchFields } from './bulk-search.js';
 import { facetsOf, type SearchFacets } from './facets.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
+import { relationshipTypeIndex } from '../concepts/relationship-types.js';
 
 export const RELATIONSHIP_SCAN_LIMIT = 20000;
 export const ADVANCED_MAX_PAGE_SIZE = 1000;
@@ -104,7 +105,7 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
         ? items
         : searchConcepts(store, policy, { ...base, window: { offset: 0, limit: ADVANCED_FACET_WINDOW } }).items;
   } else {
-    const reverseOf = (id: string) => store.metadata.relationshipTypes().find((r) => r.relationship_id === id)?.reverse_relationship_id ?? id;
+    const reverseOf = (id: string) => relationshipTypeIndex(store).get(id)?.reverse_relationship_id ?? id;
     const kept: ConceptSearchRecord[] = [];
     const chunk = 500;
     let scanned = 0;

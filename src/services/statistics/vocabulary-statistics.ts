@@ -18,6 +18,7 @@ import type { ReleaseStore } from '../../store/release-store.js';
 import type { VocabularyTallies } from '../../store/statistics-store.js';
 import { STATISTICS_DEFINITIONS } from './statistics-definitions.js';
 import { fraction, percentage, percentageChange } from './statistics-numbers.js';
+import { relationshipTypeIndex } from '../concepts/relationship-types.js';
 
 export interface VocabularyStatisticsOptions {
   include_hierarchy_stats?: boolean;
@@ -102,7 +103,7 @@ export function vocabularyStatistics(
   if (growth === null) notes.push(`concept_growth_rate is null: no release before ${label} with concepts of ${vocabularyId} is loaded.`);
 
   const classNames = new Map(store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
-  const relationshipNames = new Map(store.metadata.relationshipTypes().map((r) => [r.relationship_id, r.relationship_name]));
+  const relationshipTypes = relationshipTypeIndex(store);
   const relationships = store.statistics.relationships(vocabularyId);
   const relationshipTotal = relationships.reduce((sum, r) => sum + r.relationship_count, 0);
   const languages = store.statistics.languages(vocabularyId);
@@ -169,7 +170,7 @@ export function vocabularyStatistics(
     unique_relationship_types: relationships.length,
     relationship_type_distribution: relationships.map((r) => ({
       relationship_id: r.relationship_id,
-      relationship_name: relationshipNames.get(r.relationship_id) ?? r.relationship_id,
+      relationship_name: relationshipTypes.get(r.relationship_id)?.relationship_name ?? r.relationship_id,
       count: r.relationship_count,
       percentage: percentage(r.relationship_count, relationshipTotal),
     })),
