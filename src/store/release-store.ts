@@ -101,10 +101,8 @@ export interface ReleaseStore {
 /** Opens one build of a release read-only (throws a plain explanation when the store is unusable). */
 export type ReleaseStoreOpener = (build: ReleaseBuild) => ReleaseStore;
 
-/** A concept reached from another one through a relationship or the ancestor table. */
+/** A concept reached from another one through a relationship. */
 export interface LinkedConcept {
   concept: import('./records.js').ConceptRecord;
   relationship_id: string;
-  min_levels_of_separation?: number;
-  max_levels_of_separation?: number;
 }

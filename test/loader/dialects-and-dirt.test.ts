@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadRelease, type LoadResult } from '../../src/importer/load-release.js';
 import { STORE_SCHEMA_VERSION } from '../../src/store/schema.js';
 import {
-  comma,
   CONCEPT_HEADER,
   conceptRow,
   makeTempDir,

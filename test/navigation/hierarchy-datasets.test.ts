@@ -219,7 +219,7 @@ describe('bad input (Errors rules 1, client-compatibility §1.3)', () => {
     }
   });
 
-  it('a non-numeric id is a 400, an unknown id a 404 concept_not_found', async () => {
+  it('a non-numeric id is a 400, an unknown id a 404 not_found', async () => {
     for (const path of ['ancestors', 'descendants', 'hierarchy']) {
       const bad = await get(`/v1/concepts/abc/${path}`);
       expect(bad.status).toBe(400);
@@ -227,7 +227,7 @@ describe('bad input (Errors rules 1, client-compatibility §1.3)', () => {
       expect(bad.body.error.message).toContain('concept_id');
       const missing = await get(`/v1/concepts/999999999/${path}`);
       expect(missing.status).toBe(404);
-      expect(missing.body.error.code).toBe('concept_not_found');
+      expect(missing.body.error.code).toBe('not_found');
       expect(missing.headers['x-request-id']).toBe(missing.body.meta.request_id);
     }
   });

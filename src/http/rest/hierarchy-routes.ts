@@ -147,7 +147,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
         schema: {
           tags: ['Hierarchy'],
           summary: direction === 'ancestors' ? "A concept's ancestors" : "A concept's descendants",
-          description: `${HIERARCHY_SOURCE} Paged (page_size default ${DEFAULT_HIERARCHY_PAGE_SIZE}, clamped at ${MAX_HIERARCHY_PAGE_SIZE}); meta.pagination.total_items is exact. Unknown concept → 404 concept_not_found.`,
+          description: `${HIERARCHY_SOURCE} Paged (page_size default ${DEFAULT_HIERARCHY_PAGE_SIZE}, clamped at ${MAX_HIERARCHY_PAGE_SIZE}); meta.pagination.total_items is exact. Unknown concept → 404 not_found.`,
           params: ConceptIdParams,
           querystring: Type.Object({ ...FilterFields, ...PagingFields, ...ReleaseQuery }),
           response: singleResponses(direction === 'ancestors' ? AncestorsSchema : DescendantsSchema),
@@ -174,7 +174,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
         description:
           `${HIERARCHY_SOURCE} format=flat (default): the first max_results ancestors and descendants with exact totals. ` +
           'format=graph: nodes (the concept itself at level 0, then those ancestors and descendants) and edges {source (child), target (parent), ' +
-          "relationship_id 'Is a'}: every direct link (min_levels_of_separation = 1) between two nodes shown. Unknown concept → 404 concept_not_found.",
+          "relationship_id 'Is a'}: every direct link (min_levels_of_separation = 1) between two nodes shown. Unknown concept → 404 not_found.",
         params: ConceptIdParams,
         querystring: Type.Object({
           format: Type.Optional(Type.Union([Type.Literal('flat'), Type.Literal('graph')], { description: 'flat (default) or graph.' })),

@@ -20,8 +20,8 @@ export interface ConceptLookupOptions {
 export const ATTACHED_LIST_LIMIT = 100;
 
 export interface HierarchyNode extends ConceptBrief {
-  min_levels_of_separation?: number;
-  max_levels_of_separation?: number;
+  min_levels_of_separation: number;
+  max_levels_of_separation: number;
 }
 
 /** Concept (full record inside relationship results): the concept with its vocabulary's name. */

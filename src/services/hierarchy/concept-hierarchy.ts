@@ -6,15 +6,15 @@
  *
  * Every row, and every count, obeys the filter of the options and the caller's licence (a CPT4
  * ancestor is neither shown nor counted for a key without CPT4 validation; GPI/MedDRA never). The
- * concept asked about must exist (404 concept_not_found) and be visible (403).
+ * concept asked about must exist (404 not_found) and be visible (403).
  */
 import type { AccessPolicy } from '../access-policy.js';
-import { notFound } from '../errors.js';
 import type { LevelTally, HierarchyRow } from '../../store/hierarchy-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { resolveHierarchyOptions, type HierarchyOptions, type ResolvedHierarchyOptions } from './hierarchy-options.js';
 import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
+import { requireVisibleConcept } from '../concepts/concept-lookup.js';
 
 export interface HierarchyNode extends ConceptBrief {
   invalid_reason: 'D' | 'U' | null;
@@ -103,7 +103,7 @@ export function conceptAncestors(
   options: HierarchyOptions,
   window: RowWindow,
 ): Paged<AncestorsAnswer> {
-  const concept = visibleConcept(store, policy, conceptId);
+  const concept = requireVisibleConcept(store, policy, conceptId);
   const resolved = resolveHierarchyOptions(store, policy, options);
   const rows = store.hierarchy.ancestors(conceptId, resolved.filter);
   const summary = summarize(tallyRows(rows), resolved);
@@ -124,7 +124,7 @@ export function conceptDescendants(
   options: HierarchyOptions,
   window: RowWindow,
 ): Paged<DescendantsAnswer> {
-  const concept = visibleConcept(store, policy, conceptId);
+  const concept = requireVisibleConcept(store, policy, conceptId);
   const resolved = resolveHierarchyOptions(store, policy, options);
   const tallies = store.hierarchy.descendantTallies(conceptId, resolved.filter);
   const total = sumOf(tallies);
@@ -148,7 +148,7 @@ export function conceptHierarchy(
   format: HierarchyFormat,
   maxResults: number,
 ): FlatHierarchy | GraphHierarchy {
-  const concept = visibleConcept(store, policy, conceptId);
+  const concept = requireVisibleConcept(store, policy, conceptId);
   const resolved = resolveHierarchyOptions(store, policy, options);
   const ancestorRows = store.hierarchy.ancestors(conceptId, resolved.filter);
   const descendantTallies = store.hierarchy.descendantTallies(conceptId, resolved.filter);
@@ -166,13 +166,6 @@ export function conceptHierarchy(
     .map((link): HierarchyEdge => ({ source: link.descendant_concept_id, target: link.ancestor_concept_id, relationship_id: 'Is a' }))
     .sort((a, b) => a.target - b.target || a.source - b.source);
   return { ...header(concept), nodes, edges, ...totals, hierarchy_summary };
-}
-
-function visibleConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number): ConceptRecord {
-  const concept = store.concepts.byId(conceptId);
-  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'concept_not_found', { concept_id: conceptId });
-  policy.assertVisible(concept.vocabulary_id);
-  return concept;
 }
 
 function header(concept: ConceptRecord): ConceptHeader {

@@ -48,7 +48,6 @@ export const BAND_THRESHOLDS = { excellent: 0.9, good: 0.7, moderate: 0.5 } as c
 export const HIGH_QUALITY_THRESHOLD = 0.8;
 
 export type QualityBand = 'excellent' | 'good' | 'moderate' | 'poor';
-export const QUALITY_BANDS: readonly QualityBand[] = ['excellent', 'good', 'moderate', 'poor'];
 
 export const CONFIDENCE_CALCULATION_METHOD =
   'omopterm heuristic v1 (Athena publishes no mapping confidence). Per valid mapping row: ' +

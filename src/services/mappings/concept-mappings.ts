@@ -11,10 +11,10 @@
  * and not counted. Athena has no mapping confidence, so none is reported.
  */
 import type { AccessPolicy } from '../access-policy.js';
-import { notFound } from '../errors.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
+import { requireVisibleConcept } from '../concepts/concept-lookup.js';
 
 export const MAPS_TO = 'Maps to';
 export const DEFAULT_MAPPING_RELATIONSHIPS: readonly string[] = [MAPS_TO];
@@ -79,14 +79,6 @@ export function visibleTargetFilter(policy: AccessPolicy, targetVocabularyIds: r
   return { targetVocabularyIds, excludedVocabularyIds: policy.hiddenVocabularies(), includeInvalid };
 }
 
-/** A concept the caller may see, or 404 / 403. */
-export function visibleSourceConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number): ConceptRecord {
-  const concept = store.concepts.byId(conceptId);
-  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'not_found', { concept_id: conceptId });
-  policy.assertVisible(concept.vocabulary_id);
-  return concept;
-}
-
 function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {
   return {
     source_concept_id: source.concept_id,
@@ -101,7 +93,7 @@ function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord 
 
 /** One page of a concept's mappings with the exact total; the relationship ids' rows follow each other in the order given. */
 export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, request: ConceptMappingsRequest): ConceptMappings {
-  const source = visibleSourceConcept(store, policy, request.conceptId);
+  const source = requireVisibleConcept(store, policy, request.conceptId);
   const filter = visibleTargetFilter(policy, request.targetVocabularyIds, request.includeInvalid);
   const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
   const counts = relationshipIds.map((relationshipId) => store.mappings.count(source.concept_id, relationshipId, filter));
