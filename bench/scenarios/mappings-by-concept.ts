@@ -1,6 +1,6 @@
 /** GET /v1/concepts/{id}/mappings of random non-standard concepts that have 'Maps to' rows. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { mappedNonStandardConcepts } from './mappings-sources.js';
+import { mappedNonStandardConcepts } from '../lib/mapping-sources.js';
 
 const scenario: Scenario = {
   name: 'mappings-by-concept',

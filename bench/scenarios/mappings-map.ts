@@ -1,6 +1,6 @@
 /** POST /v1/concepts/map: 100 mapped non-standard concepts to SNOMED per call (direct). */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { mappedNonStandardConcepts } from './mappings-sources.js';
+import { mappedNonStandardConcepts } from '../lib/mapping-sources.js';
 
 const BATCH = 100;
 const BODIES = 50;

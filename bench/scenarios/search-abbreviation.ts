@@ -1,6 +1,6 @@
 /** Keyword search for the whole-query abbreviations (COPD, CHF, MI, T2DM, HTN, CKD). */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { ABBREVIATIONS, searchRequest } from './search-queries.js';
+import { ABBREVIATIONS, searchRequest } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-abbreviation',

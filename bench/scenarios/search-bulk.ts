@@ -1,6 +1,6 @@
 /** Bulk keyword search: 50 searches in one call. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { multiWordQueries, rareWords } from './search-queries.js';
+import { multiWordQueries, rareWords } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-bulk',

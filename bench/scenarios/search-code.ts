@@ -1,6 +1,6 @@
 /** Keyword search for a SNOMED code (ranking rule 1). */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { codesOf, searchRequest } from './search-queries.js';
+import { codesOf, searchRequest } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-code',

@@ -1,6 +1,6 @@
 /** Keyword search for the most frequent words (hundreds of thousands of matches each). */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { searchRequest, veryCommonWords } from './search-queries.js';
+import { searchRequest, veryCommonWords } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-common-word',

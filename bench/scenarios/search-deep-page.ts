@@ -1,6 +1,6 @@
 /** Keyword search for the most frequent words with page=50&page_size=20. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { searchRequest, veryCommonWords } from './search-queries.js';
+import { searchRequest, veryCommonWords } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-deep-page',

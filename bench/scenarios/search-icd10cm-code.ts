@@ -1,6 +1,6 @@
 /** Keyword search for a bare ICD10CM code: the ICD10CM concept first, its Maps to target second. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { codesOf, searchRequest } from './search-queries.js';
+import { codesOf, searchRequest } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-icd10cm-code',

@@ -1,6 +1,6 @@
 /** Keyword search for two or three words taken from standard concept names. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { multiWordQueries, searchRequest } from './search-queries.js';
+import { multiWordQueries, searchRequest } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-multi-word',

@@ -1,6 +1,6 @@
 /** Keyword search for rare words (2–50 matches). */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { rareWords, searchRequest } from './search-queries.js';
+import { rareWords, searchRequest } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-rare-word',

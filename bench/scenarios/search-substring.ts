@@ -1,6 +1,6 @@
 /** Keyword search for a part of a word ("iabet"): substring matching through the word dictionary. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { searchRequest, wordParts } from './search-queries.js';
+import { searchRequest, wordParts } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-substring',

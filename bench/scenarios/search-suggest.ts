@@ -1,6 +1,6 @@
 /** Autocomplete on word beginnings. */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { wordBeginnings } from './search-queries.js';
+import { wordBeginnings } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-suggest',

@@ -4,7 +4,7 @@
  * inside the server has the answer. This is the first-time cost of a bulk request.
  */
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { multiWordQueries, rareWords } from './search-queries.js';
+import { multiWordQueries, rareWords } from '../lib/search-queries.js';
 
 const BODIES = 800;
 

@@ -7,7 +7,7 @@
  * the first-time cost of one search; targets at full scale: p50 ≤ 5 ms, p99 ≤ 50 ms.
  */
 import { cycle, type BenchRequest, type Scenario } from '../lib/scenario.js';
-import { commonWordPairs, commonWords, multiWordQueries, rareWords, searchRequest } from './search-queries.js';
+import { commonWordPairs, commonWords, multiWordQueries, rareWords, searchRequest } from '../lib/search-queries.js';
 
 const POOL = 60_000;
 

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cycle, type Scenario } from '../lib/scenario.js';
-import { multiWordQueries, rareWords, searchRequest, veryCommonWords, wordParts } from './search-queries.js';
+import { multiWordQueries, rareWords, searchRequest, veryCommonWords, wordParts } from '../lib/search-queries.js';
 
 const scenario: Scenario = {
   name: 'search-webapi-naive',

@@ -5,7 +5,7 @@
  * export): the harness skips this file.
  */
 import { STOP_WORDS } from '../../src/services/search/stop-words.js';
-import type { BenchContext, BenchRequest } from '../lib/scenario.js';
+import type { BenchContext, BenchRequest } from './scenario.js';
 
 const enc = encodeURIComponent;
 

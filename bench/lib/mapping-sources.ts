@@ -1,5 +1,5 @@
 /** Source concepts for the mapping scenarios (a helper module: no default export, so not a scenario itself). */
-import type { BenchContext } from '../lib/scenario.js';
+import type { BenchContext } from './scenario.js';
 
 /** Up to `n` random non-standard concepts with at least one 'Maps to' row (one pass over CONCEPT, a primary-key probe each). */
 export function mappedNonStandardConcepts(ctx: BenchContext, n: number): number[] {
