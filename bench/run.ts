@@ -22,6 +22,7 @@ import { cliCommand, processMemory, REPO_ROOT, runMeasured, startBackground, sto
 import { renderMarkdown, type BenchResult } from './lib/report.js';
 import { loadScenarios, type BenchContext } from './lib/scenario.js';
 import { conceptsForScale, DEFAULT_SEED } from '../src/synth/index.js';
+import { readCurrentEmbedding } from '../src/store/semantic-dir.js';
 
 interface Args {
   scale: number;
@@ -187,7 +188,11 @@ async function main(): Promise<void> {
   const manifest = existing!.manifest as { elapsed_ms: number; tables: Record<string, { rows_stored: number; elapsed_ms: number }> };
   const tables = Object.entries(manifest.tables).map(([table, t]) => ({ table, rows: t.rows_stored, ms: t.elapsed_ms }));
   const tableMs = tables.reduce((s, t) => s + t.ms, 0);
-  tables.push({ table: '(indexes, statistics, publish)', rows: 0, ms: Math.max(0, manifest.elapsed_ms - tableMs) });
+  // The vectors of semantic search (load step "embeddings"; rows = names and synonyms embedded).
+  const embedding = readCurrentEmbedding(existing!.dir);
+  const embeddingMs = embedding?.elapsedMs ?? 0;
+  tables.push({ table: '(indexes, statistics, publish)', rows: 0, ms: Math.max(0, manifest.elapsed_ms - tableMs - embeddingMs) });
+  if (embedding) tables.push({ table: `(embeddings: ${embedding.provider})`, rows: embedding.entryCount, ms: embeddingMs });
 
   // 3. key + server (key names are unique among active keys: a reused data dir still holds the last run's key)
   await runMeasured([...cli, 'keys', 'revoke', 'bench', '--data-dir', dataDir]);

@@ -12,6 +12,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerEmbedCommand } from './commands/embed.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerLoadCommand } from './commands/load.js';
 import { registerReleasesCommand } from './commands/releases.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
     .version(VERSION);
 
   registerLoadCommand(program);
+  registerEmbedCommand(program);
   registerReleasesCommand(program);
   registerServeCommand(program);
   registerSynthCommand(program);

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { randomUUID } from 'node:crypto';
 import type { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import type { StateStore } from '../state/state-store.js';
+import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
 import { recordRoutePaths } from './advertised-endpoints.js';
 import { installBodyEncodingCheck } from './plumbing/body-encoding.js';
@@ -30,6 +31,7 @@ import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
 import { registerMappingQualityRoutes } from './rest/mapping-quality-routes.js';
 import { registerMappingRoutes } from './rest/mapping-routes.js';
 import { registerSearchRoutes } from './rest/search-routes.js';
+import { registerSemanticRoutes } from './rest/semantic-routes.js';
 import { registerStatisticsRoutes } from './rest/statistics-routes.js';
 import { registerVocabularyConceptRoutes } from './rest/vocabulary-concepts-routes.js';
 import { registerVocabularyRoutes } from './rest/vocabulary-routes.js';
@@ -40,6 +42,14 @@ export interface AppDependencies {
   version: string;
   /** Spreads bulk searches over helper threads; without it they run in the request's thread. */
   bulkSearchPool?: BulkSearchPool;
+  /** Each release's vectors and the query provider of semantic search (routes: `request.server.semanticIndexes`). */
+  semanticIndexes: SemanticIndexRegistry;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    semanticIndexes: SemanticIndexRegistry;
+  }
 }
 
 export interface AppOptions {
@@ -70,6 +80,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     ...(options.clientErrorHandler ? { clientErrorHandler: options.clientErrorHandler } : {}),
   } as FastifyServerOptions);
   recordRoutePaths(app);
+  app.decorate('semanticIndexes', deps.semanticIndexes);
 
   installGatekeeper(app, {
     state: deps.state,
@@ -113,6 +124,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerRelationshipBatchRoutes(app);
   registerVocabularyRoutes(app, deps.registry);
   registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
+  registerSemanticRoutes(app);
   registerVocabularyConceptRoutes(app);
   registerMappingQualityRoutes(app);
   registerMappingRoutes(app);

@@ -1,11 +1,14 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
+import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/release-store-openers.js';
+import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { VERSION } from '../version.js';
 import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
@@ -29,6 +32,8 @@ export interface ServerOptions {
   search?: Partial<SearchSettings>;
   /** How often new/replaced releases are picked up from the data directory. */
   rescanIntervalMs?: number;
+  /** The provider semantic search embeds queries with (`--embedding-model DIR`; default: the built-in one). */
+  embeddings?: EmbeddingProviderChoice;
   /** Request time and size limits (defaults: DEFAULT_TRANSPORT_LIMITS). */
   limits?: Partial<TransportLimits>;
   /** How long close() lets in-flight requests finish before closing their connections. */
@@ -42,6 +47,7 @@ export interface RunningServer {
   port: number;
   tls: TlsMaterial;
   registry: ReleaseRegistry;
+  semanticIndexes: SemanticIndexRegistry;
   state: StateStore;
   /** The endpoints this server answers, for the startup message ("REST https://…/v1, …"). */
   endpoints: string;
@@ -59,6 +65,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
   const storeKind = DEFAULT_RELEASE_STORE_KIND;
   configureSearch(options.search ?? {});
+  // A local model that cannot load stops the start here, before anything else is running.
+  const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
+  await semanticIndexes.prepare();
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
@@ -68,7 +77,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     onChange: (labels, def) => {
       notice(`releases: ${labels.join(', ') || '(none)'}; default ${def ?? '(none)'}`);
       // (deferred: the first call comes from the registry's constructor)
-      queueMicrotask(() => bulkSearchPool.retain(registry.all().map((r) => r.build)));
+      queueMicrotask(() => {
+        const builds = registry.all().map((r) => r.build);
+        bulkSearchPool.retain(builds);
+        semanticIndexes.retain(builds);
+      });
     },
   });
   const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
@@ -83,7 +96,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   const app = await buildApp(
-    { registry, state, version: VERSION, bulkSearchPool },
+    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
@@ -104,6 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     tls,
     registry,
+    semanticIndexes,
     state,
     endpoints: advertisedEndpoints(url, registeredRoutePaths(app)),
     close: async () => {
@@ -112,6 +126,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const outcome = await drained;
       await bulkSearchPool.close();
       registry.close();
+      await semanticIndexes.close();
       await state.close();
       return outcome;
     },

@@ -19,8 +19,8 @@ export function formatDuration(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-export function formatRate(rows: number, ms: number): string {
-  return ms > 0 ? `${formatCount(Math.round((rows * 1000) / ms))} rows/s` : '';
+export function formatRate(rows: number, ms: number, unit = 'rows'): string {
+  return ms > 0 ? `${formatCount(Math.round((rows * 1000) / ms))} ${unit}/s` : '';
 }
 
 export function formatBytes(bytes: number): string {

@@ -7,3 +7,8 @@ export class LoadError extends Error {
 export class LoadInterruptedError extends Error {
   override readonly name = 'LoadInterruptedError';
 }
+
+/** Throws the abort reason (or a LoadInterruptedError saying `what` was interrupted) once the signal is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined, what = 'the load'): void {
+  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new LoadInterruptedError(`${what} was interrupted`);
+}

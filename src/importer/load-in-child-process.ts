@@ -15,7 +15,10 @@ import { LoadInterruptedError } from './load-error.js';
 import type { LoadReleaseOptions, LoadResult } from './load-release.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
 
-export type ChildLoadOptions = Pick<LoadReleaseOptions, 'sourceDir' | 'dataDir' | 'label' | 'makeDefault' | 'replace' | 'buildId' | 'cacheSizeMiB'>;
+export type ChildLoadOptions = Pick<
+  LoadReleaseOptions,
+  'sourceDir' | 'dataDir' | 'label' | 'makeDefault' | 'replace' | 'buildId' | 'cacheSizeMiB' | 'embeddings'
+>;
 
 export interface ChildLoadRequest {
   /** With dataDir and buildId filled in. */

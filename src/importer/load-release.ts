@@ -3,7 +3,8 @@
  *
  * Order of work: check the label and the source directory → create
  * `releases/.tmp-<label>-<buildId>/` → load every table (reference tables, CONCEPT, then the tables
- * pointing at concepts) → run the index builders → write store_meta, ANALYZE, close → write
+ * pointing at concepts) → run the index builders → write store_meta, ANALYZE, close → compute the
+ * vectors of semantic search (./embed-release.ts; unless `embeddings: false`) → write
  * manifest.json → one rename to `releases/<label>__<buildId>` → remove superseded builds of the
  * label → mark the default release. Any failure or abort before the rename removes the temp dir and
  * leaves every existing release as it was.
@@ -16,14 +17,18 @@ import { join, resolve } from 'node:path';
 import { listAthenaSourceFiles } from '../athena/source-files.js';
 import { ATHENA_TABLE_SPECS } from '../athena/table-specs.js';
 import { listReleaseBuilds, newBuildId, readDefaultLabel, resolveDataDir, supersededBuildDirs, writeDefaultLabel } from '../store/data-dir.js';
+import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
 import type { ReleaseManifest, TableLoadStats } from '../store/release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME, STORE_SCHEMA_VERSION, TABLE_DDL } from '../store/schema.js';
+import { publishedEmbeddingFiles } from '../store/semantic-dir.js';
 import { AnomalyCollector } from './anomaly-collector.js';
 import { cleanStaleWorkspaces, createBuildWorkspace, discardBuildWorkspace, publishBuildWorkspace, type BuildWorkspace } from './build-workspace.js';
+import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
 import { ConceptIdSet } from './concept-id-set.js';
+import { embedBuild, type EmbedResult } from './embed-release.js';
 import type { IndexBuilder } from './index-builder.js';
 import { INDEX_BUILDERS } from './index-builders.js';
-import { LoadError, LoadInterruptedError } from './load-error.js';
+import { LoadError, throwIfAborted } from './load-error.js';
 import { formatLoadSummary } from './load-summary.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
 import { releaseDateFromVersion } from './release-date.js';
@@ -58,6 +63,12 @@ export interface LoadReleaseOptions {
   indexBuilders?: readonly IndexBuilder[];
   /** SQLite page cache for the build, MiB (default 768; the sorter adds up to two 512 MiB buffers). */
   cacheSizeMiB?: number;
+  /**
+   * The vectors of semantic search, computed in the build before it is published: the provider to
+   * compute them with (default: the built-in default provider), or false for none
+   * (`--skip-embeddings`; `omopterm embed --release X` adds them later).
+   */
+  embeddings?: EmbeddingProviderChoice | false;
 }
 
 export interface LoadResult {
@@ -78,6 +89,8 @@ export interface LoadResult {
   removedBuilds: string[];
   /** Temp dirs of dead loads removed before starting. */
   removedStaleTempDirs: string[];
+  /** The vectors computed for semantic search, or null when skipped. */
+  embedding: EmbedResult | null;
 }
 
 // Page cache 768 MiB + at most two 512 MiB sorter buffers (threads = 1) + Node ≈ 2.3 GB peak at full scale.
@@ -100,6 +113,10 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
     );
   }
 
+  const embeddings = options.embeddings ?? { kind: 'lexicon' };
+  // A local model that cannot load stops the load before its tables, not after.
+  const localModel = embeddings !== false && embeddings.kind === 'local-model' ? await loadLocalModelProvider(embeddings.modelDir) : undefined;
+
   const stale = cleanStaleWorkspaces(dataDir, label);
   if (stale.liveLoadOfLabel) {
     throw new LoadError(
@@ -118,6 +135,7 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
   progress({ type: 'load-start', label, sourceDir, storeDir: workspace.dir, ignoredFiles: listing.ignored });
   let published: string | null = null;
   let manifest: ReleaseManifest;
+  let embedding: EmbedResult | null = null;
   try {
     manifest = await buildStore(workspace, {
       label,
@@ -130,6 +148,18 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
       indexBuilders: options.indexBuilders ?? INDEX_BUILDERS,
       cacheSizeMiB: options.cacheSizeMiB ?? DEFAULT_CACHE_MIB,
     });
+    if (embeddings !== false) {
+      embedding = await embedBuild({
+        label,
+        buildDir: workspace.dir,
+        storePath: workspace.storePath,
+        choice: embeddings,
+        localModel,
+        onProgress: progress,
+        signal: options.signal,
+      });
+      manifest.elapsed_ms = Date.now() - started;
+    }
     writeFileSync(join(workspace.dir, MANIFEST_FILE_NAME), `${JSON.stringify(manifest, null, 2)}\n`);
     if (!options.replace) {
       const raced = listReleaseBuilds(dataDir).find((b) => b.label === label);
@@ -142,8 +172,11 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
     throw err;
   } finally {
     if (published === null) discardBuildWorkspace(workspace);
+    await localModel?.close?.();
   }
 
+  // The vectors moved with the build directory.
+  if (embedding) embedding = { ...embedding, files: publishedEmbeddingFiles(published, embedding.embeddingId) };
   const removedBuilds = supersededBuildDirs(dataDir, label, buildId);
   for (const dir of removedBuilds) rmSync(dir, { recursive: true, force: true });
   const firstRelease = readDefaultLabel(dataDir) === null && !buildsBefore.some((b) => b.label !== label);
@@ -163,6 +196,7 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
     madeDefault,
     removedBuilds,
     removedStaleTempDirs: stale.removed,
+    embedding,
   };
   if (terminal) {
     terminal.finish();
@@ -263,10 +297,6 @@ async function runStep(progress: LoadProgressListener, step: string, work: () =>
   await new Promise<void>((resolveTick) => setImmediate(resolveTick));
   work();
   progress({ type: 'step-done', step, elapsedMs: Date.now() - started } satisfies LoadProgressEvent);
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new LoadInterruptedError('the load was interrupted');
 }
 
 function alreadyLoaded(label: string, manifest: ReleaseManifest): LoadError {

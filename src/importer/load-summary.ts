@@ -1,4 +1,5 @@
 /** The final report of a load: tables, rows, anomalies with examples, store size, time, location. */
+import { formatEmbedSummary } from './embed-summary.js';
 import { formatBytes, formatCount, formatDuration, formatQuantity } from './format.js';
 import type { LoadResult } from './load-release.js';
 
@@ -11,6 +12,11 @@ export function formatLoadSummary(result: LoadResult): string {
       (m.source_vocabulary_version ? ` (vocabulary version "${m.source_vocabulary_version}"${m.release_date ? `, released ${m.release_date}` : ''})` : ''),
   );
   lines.push(`  store:   ${result.storePath} (${formatBytes(result.storeSizeBytes)})`);
+  lines.push(
+    result.embedding
+      ? `  vectors: ${formatEmbedSummary(result.embedding)}`
+      : `  vectors: none (skipped): semantic search answers 503 until \`omopterm embed --release ${result.label}\``,
+  );
   lines.push('  tables:');
   const width = Math.max(...Object.keys(m.tables).map((t) => t.length));
   const rowsWidth = Math.max(...Object.values(m.tables).map((s) => formatQuantity(s.rows_stored, 'row').length));

@@ -9,6 +9,8 @@ export type LoadProgressEvent =
   | { type: 'table-done'; table: string; rowsRead: number; rowsStored: number; elapsedMs: number }
   | { type: 'table-missing'; table: string }
   | { type: 'step-start'; step: string }
+  /** How far a long step is (`total` null when unknown in advance); `unit` names what is counted. */
+  | { type: 'step-progress'; step: string; done: number; total: number | null; unit: string }
   | { type: 'step-done'; step: string; elapsedMs: number }
   | { type: 'note'; message: string };
 

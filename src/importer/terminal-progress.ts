@@ -14,7 +14,7 @@ interface OutputStream {
 
 type Activity =
   | { kind: 'table'; table: string; rows: number; startedAt: number }
-  | { kind: 'step'; step: string; startedAt: number };
+  | { kind: 'step'; step: string; startedAt: number; count?: { done: number; total: number | null; unit: string } };
 
 const REDRAW_INTERVAL_MS = 1000;
 const PLAIN_PROGRESS_INTERVAL_MS = 5000;
@@ -71,8 +71,18 @@ export class TerminalProgress {
         break;
       case 'step-start':
         this.activity = { kind: 'step', step: event.step, startedAt: now };
+        this.lastPlainLineAt = now;
         if (!this.tty) this.line(`  ${event.step}…`);
         this.redraw();
+        break;
+      case 'step-progress':
+        if (this.activity?.kind === 'step' && this.activity.step === event.step) {
+          this.activity.count = { done: event.done, total: event.total, unit: event.unit };
+          if (!this.tty && now - this.lastPlainLineAt >= PLAIN_PROGRESS_INTERVAL_MS) {
+            this.lastPlainLineAt = now;
+            this.line(`  ${this.describe(now)}`);
+          }
+        }
         break;
       case 'step-done':
         this.activity = null;
@@ -95,6 +105,11 @@ export class TerminalProgress {
   private describe(now: number): string {
     const a = this.activity!;
     const elapsed = now - a.startedAt;
+    if (a.kind === 'step' && a.count) {
+      const { done, total, unit } = a.count;
+      const share = total ? ` / ${formatCount(total)} (${Math.floor((done * 100) / total)} %)` : '';
+      return `${a.step}: ${formatCount(done)}${share} ${unit}, ${formatRate(done, elapsed, unit) || '…'}, ${formatDuration(elapsed)}`;
+    }
     if (a.kind === 'step') return `${a.step}… ${formatDuration(elapsed)}`;
     return `${a.table}: ${formatQuantity(a.rows, 'row')}, ${formatRate(a.rows, elapsed) || '…'}, ${formatDuration(elapsed)}`;
   }

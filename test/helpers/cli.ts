@@ -1,5 +1,5 @@
-/** Runs the real `omopterm` CLI (from source, through tsx) and captures its output. */
-import { spawnSync } from 'node:child_process';
+/** Runs the real `omopterm` CLI (from source, through tsx): a command to completion with its output, or `serve` in the background. */
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,4 +19,43 @@ export function runCli(args: string[], env: Record<string, string> = {}): CliRes
     timeout: 120_000,
   });
   return { status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
+}
+
+export interface CliServer {
+  /** `https://127.0.0.1:<port>` */
+  url: string;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM and waits for the process to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `omopterm serve --port 0 <args>` (from source) and resolves once it prints its
+ * `omopterm listening on https://…` line; rejects if it exits first.
+ */
+export function startCliServe(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const listening = /^omopterm listening on (https:\/\/127\.0\.0\.1:\d+) /m.exec(stderr);
+      if (listening)
+        resolve({
+          url: listening[1]!,
+          stderr: () => stderr,
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        });
+    });
+    void exited.then(() => reject(new Error(`omopterm serve exited before listening: ${stderr}`)));
+  });
 }

@@ -51,6 +51,7 @@ const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
 /** Bodies that need exactly one of a group of optional fields (said in the route's description): the member sent. */
 const ONE_OF_GROUP_MEMBER: Record<string, Record<string, unknown>> = {
   'POST /v1/concepts/map': { source_concepts: [201826] },
+  'POST /v1/search/similar': { query: 'diabetes' },
 };
 
 /** A request with only the required parameters and body fields, optionally leaving one out. */

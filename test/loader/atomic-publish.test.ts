@@ -106,8 +106,8 @@ describe('publishing', () => {
     expect(b.buildId).not.toBe(a.buildId);
     expect(b.removedBuilds).toEqual([join(releasesDir(dataDir), `2025.1__${a.buildId}`)]);
     expect(releaseDirEntries()).toEqual([`2025.1__${b.buildId}`]);
-    // The published dir holds exactly the store and its manifest.
-    expect(readdirSync(b.releaseDir).sort()).toEqual(['manifest.json', 'store.sqlite']);
+    // The published dir holds exactly the store, its manifest and its vectors (no staging leftovers).
+    expect(readdirSync(b.releaseDir).sort()).toEqual(['manifest.json', 'semantic', 'store.sqlite']);
     expect(JSON.parse(readFileSync(join(b.releaseDir, 'manifest.json'), 'utf8'))).toEqual(b.manifest);
     expect(b.manifest).toMatchObject({ label: '2025.1', build_id: b.buildId, source_vocabulary_version: 'v5.0 27-AUG-25', release_date: '2025-08-27' });
   });

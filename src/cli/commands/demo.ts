@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadRelease } from '../../importer/load-release.js';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
 import { listReleaseBuilds, stateStorePath } from '../../store/data-dir.js';
+import { embeddingChoice } from './embed.js';
 import { runServer, serveOptions, type ServeCliOptions } from './serve.js';
 
 /** The bundled demo vocabulary (a small subset written for omopterm, not an Athena release). */
@@ -43,7 +44,15 @@ export function registerDemoCommand(program: Command): void {
       const dataDir = resolve(options.dataDir);
       if (!listReleaseBuilds(dataDir).some((b) => b.label === DEMO_RELEASE_LABEL)) {
         process.stderr.write(`loading the demo vocabulary from ${DEMO_VOCABULARY_DIR} into ${dataDir}\n`);
-        await loadRelease({ sourceDir: DEMO_VOCABULARY_DIR, dataDir, label: DEMO_RELEASE_LABEL, makeDefault: true, replace: false, quiet: false });
+        await loadRelease({
+          sourceDir: DEMO_VOCABULARY_DIR,
+          dataDir,
+          label: DEMO_RELEASE_LABEL,
+          makeDefault: true,
+          replace: false,
+          quiet: false,
+          embeddings: embeddingChoice(options.embeddingModel),
+        });
       }
       const key = await demoKey(dataDir);
       const server = await runServer({ ...options, dataDir });

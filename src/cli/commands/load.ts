@@ -1,18 +1,21 @@
 /** `omopterm load <dir> --release YYYY.Q`: an Athena download → a new immutable release store. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { LoadInterruptedError } from '../../importer/load-error.js';
+import { runInterruptibleJob } from '../interruptible-job.js';
 import { startLoadInChildProcess } from '../../importer/load-in-child-process.js';
 import { formatLoadSummary } from '../../importer/load-summary.js';
 import { releaseLabelProblem } from '../../importer/release-label.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
 import { dataDirOption } from '../options.js';
+import { embeddingChoice, embeddingModelOption } from './embed.js';
 
 interface LoadCliOptions {
   release: string;
   dataDir: string;
   default?: boolean;
   replace?: boolean;
+  skipEmbeddings?: boolean;
+  embeddingModel?: string;
 }
 
 function parseReleaseLabel(value: string): string {
@@ -44,6 +47,11 @@ its partial build; so does killing omopterm outright (kill -9): its load process
 a new load can start at once. Existing releases keep serving, and running servers pick up the new
 release within seconds. Progress goes to stderr, the final summary to stdout.
 
+After the tables and indexes, the load computes the release's vectors for semantic search with the
+built-in provider (several minutes for a full release), or with the local ONNX model named by
+--embedding-model; --skip-embeddings leaves them out (semantic search then answers 503 for the
+release until \`omopterm embed --release <label>\` adds them). See \`omopterm embed --help\`.
+
 Examples:
   omopterm load ~/athena/vocabulary_download_v5 --release 2025.2 --default
   OMOPTERM_DATA_DIR=/srv/omopterm omopterm load ./athena --release 2025.2 --replace
@@ -68,6 +76,14 @@ export function registerLoadCommand(program: Command): void {
         'OMOPTERM_LOAD_REPLACE',
       ),
     )
+    .addOption(
+      new Option('--skip-embeddings', 'do not compute the vectors of semantic search (add them later with `omopterm embed`)')
+        .env('OMOPTERM_LOAD_SKIP_EMBEDDINGS')
+        .conflicts('embeddingModel'),
+    )
+    .addOption(
+      embeddingModelOption('OMOPTERM_LOAD_EMBEDDING_MODEL', 'compute the vectors with the local ONNX sentence-embedding model in this directory (default: the built-in provider)'),
+    )
     .addHelpText('after', HELP_AFTER)
     .action(async (dir: string, options: LoadCliOptions) => {
       const progress = new TerminalProgress(process.stderr);
@@ -78,26 +94,10 @@ export function registerLoadCommand(program: Command): void {
           label: options.release,
           makeDefault: Boolean(options.default),
           replace: Boolean(options.replace),
+          embeddings: options.skipEmbeddings ? false : embeddingChoice(options.embeddingModel),
         },
         (event) => progress.handle(event),
       );
-      const onSignal = (signal: NodeJS.Signals) => load.interrupt(`interrupted (${signal})`);
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
-      try {
-        const result = await load.result;
-        progress.finish();
-        process.stdout.write(`${formatLoadSummary(result)}\n`);
-      } catch (err) {
-        progress.finish();
-        if (err instanceof LoadInterruptedError) {
-          process.stderr.write(`omopterm: ${err.message}\n`);
-          process.exit(err.message.includes('SIGTERM') ? 143 : 130);
-        }
-        throw err;
-      } finally {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-      }
+      await runInterruptibleJob(progress, (signal) => load.interrupt(`interrupted (${signal})`), () => load.result, formatLoadSummary);
     });
 }

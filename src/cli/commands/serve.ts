@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
+import { embeddingChoice, embeddingModelOption } from './embed.js';
 import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from '../options.js';
 
 export interface ServeCliOptions {
@@ -22,6 +23,7 @@ export interface ServeCliOptions {
   /** Seconds. */
   shutdownGrace: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  embeddingModel?: string;
 }
 
 export function serveOptions(command: Command): Command {
@@ -72,6 +74,12 @@ export function serveOptions(command: Command): Command {
         .argParser(parsePositiveNumber('--shutdown-grace')),
     )
     .addOption(
+      embeddingModelOption(
+        'OMOPTERM_EMBEDDING_MODEL',
+        'embed semantic-search queries with the local ONNX model in this directory (default: the built-in provider); releases embedded by another provider answer 503',
+      ),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request log level')
         .env('OMOPTERM_LOG_LEVEL')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent'])
@@ -99,6 +107,7 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },
     shutdownGraceMs: options.shutdownGrace * 1000,
     logLevel: options.logLevel,
+    embeddings: embeddingChoice(options.embeddingModel),
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });
   if (server.registry.labels().length === 0) {

@@ -1,0 +1,150 @@
+/**
+ * The columns of the evaluation table: each turns a query into concept ids, best first, over one
+ * loaded release. Every method sees the same concepts — the valid standard and classification
+ * concepts, what the semantic index holds — as a caller with every licence (CPT4 validated), and
+ * ranks without a threshold (threshold 0: the table measures ranking, not cut-offs).
+ *
+ * - keyword (E4): keyword search filtered to standard and classification concepts;
+ * - TF-IDF: the plain lexical baseline (words + character trigrams) scored against every entry;
+ * - semantic: semantic search (GET /v1/search/semantic's service);
+ * - hybrid: similar concepts with algorithm hybrid for a free-text query (POST /v1/search/similar);
+ * - semantic, no …: ablations of the default provider — semantic search with the same candidates
+ *   (the stored vectors' nearest neighbours and the keyword results) scored by the provider's exact
+ *   similarity with one part's weight set to 0 (no GloVe vectors, no learned word equivalences);
+ * - exact, every entry (only with `exhaustive`): the default provider's exact similarity against
+ *   every entry, no candidate step — what the candidate step of semantic search loses.
+ */
+import type { EmbedEntry } from '../../src/importer/embed-source.js';
+import { AccessPolicy } from '../../src/services/access-policy.js';
+import { ServiceError } from '../../src/services/errors.js';
+import { searchConcepts } from '../../src/services/search/keyword-search.js';
+import type { EmbeddingProvider } from '../../src/services/semantic/embedding-provider.js';
+import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
+import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
+import { createLexiconProvider, type LexiconProvider } from '../../src/services/semantic/lexicon/lexicon-provider.js';
+import { UNIFORM_IDF } from '../../src/services/semantic/lexicon/sparse-features.js';
+import { TextFeatureExtractor, type LexiconFeatureWeights } from '../../src/services/semantic/lexicon/text-features.js';
+import { semanticSearch } from '../../src/services/semantic/semantic-search.js';
+import { similarConcepts, type SimilarContext } from '../../src/services/semantic/similar-concepts.js';
+import type { EvalRelease } from './eval-release.js';
+
+export interface RankingMethod {
+  /** Column name in the table. */
+  readonly name: string;
+  /** Concept ids, best first, at most `depth`. A query the method refuses (too short, …) ranks nothing. */
+  rank(query: string, depth: number): Promise<number[]>;
+}
+
+/** The caller every method answers: sees everything a server may serve. */
+export const EVAL_POLICY = new AccessPolicy('2999-12-31');
+
+export const KEYWORD = 'keyword (E4)';
+export const TFIDF = 'TF-IDF';
+export const SEMANTIC = 'semantic';
+export const HYBRID = 'hybrid';
+
+export const EXHAUSTIVE = 'exact, every entry';
+
+/** Ablations of the default provider: column name → weights changed from the defaults. */
+export const PROVIDER_ABLATIONS: ReadonlyArray<{ name: string; weights: Partial<LexiconFeatureWeights> }> = [
+  { name: 'semantic, no GloVe', weights: { glove: 0 } },
+  { name: 'semantic, no equivalences', weights: { equivalents: 0 } },
+];
+
+/**
+ * Every column that can run on this release (the semantic ones only when it has vectors of the
+ * default provider); `exhaustive` adds the slow every-entry column.
+ */
+export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: boolean } = {}): RankingMethod[] {
+  const methods = [keywordMethod(release), tfidfMethod(release.entries)];
+  const semantic = release.semantic;
+  if (!semantic.ok) return methods;
+  const lexical = createLexicalScorer(semantic.idf ?? UNIFORM_IDF);
+  const ctx: SimilarContext = {
+    store: release.store,
+    index: semantic.index,
+    provider: semantic.provider,
+    policy: EVAL_POLICY,
+    lexical: (query, texts) => lexical.score(query, texts),
+  };
+  const semanticColumn = (name: string, context: SimilarContext) =>
+    refusalTolerant(name, async (query, depth) => (await semanticSearch(context, { query, threshold: 0, pageSize: depth })).results.map((r) => r.concept_id));
+  methods.push(
+    semanticColumn(SEMANTIC, ctx),
+    refusalTolerant(HYBRID, async (query, depth) =>
+      (await similarConcepts(ctx, { query, algorithm: 'hybrid', similarity_threshold: 0, page_size: depth })).similar_concepts.map((r) => r.concept_id),
+    ),
+  );
+  const provider = semantic.provider;
+  if (!isLexiconProvider(provider)) return methods;
+  for (const ablation of PROVIDER_ABLATIONS) {
+    const ablated = createLexiconProvider(provider.lexicon, { weights: ablation.weights });
+    // queries still embed like the stored vectors (same candidates); only the scores change
+    const scoring: EmbeddingProvider = { id: provider.id, dimension: provider.dimension, embed: (texts) => provider.embed(texts), similarity: ablated.similarity };
+    methods.push(semanticColumn(ablation.name, { ...ctx, provider: scoring }));
+  }
+  if (options.exhaustive) {
+    const extractor = new TextFeatureExtractor(provider.lexicon, provider.weights);
+    const features = release.entries.map((e) => extractor.features(e.text));
+    methods.push(
+      bruteForceMethod(EXHAUSTIVE, release.entries, (query) => {
+        const q = extractor.features(query);
+        const weight = extractor.partWeight(q);
+        return features.map((f) => extractor.similarity(q, f, weight));
+      }),
+    );
+  }
+  return methods;
+}
+
+function isLexiconProvider(provider: EmbeddingProvider): provider is LexiconProvider {
+  return 'lexicon' in provider;
+}
+
+/** A method whose refusals of a query (400 for a too short text, …) rank nothing. */
+function refusalTolerant(name: string, rank: (query: string, depth: number) => Promise<number[]>): RankingMethod {
+  return {
+    name,
+    rank: async (query, depth) => {
+      try {
+        return await rank(query, depth);
+      } catch (err) {
+        if (err instanceof ServiceError) return [];
+        throw err;
+      }
+    },
+  };
+}
+
+function keywordMethod(release: EvalRelease): RankingMethod {
+  return refusalTolerant(KEYWORD, async (query, depth) =>
+    searchConcepts(release.store, EVAL_POLICY, { query, pageSize: depth, filters: { standardConcepts: ['S', 'C'] } }).items.map((i) => i.concept_id),
+  );
+}
+
+/** The plain TF-IDF baseline, its word weights counted over the entries themselves. */
+function tfidfMethod(entries: readonly EmbedEntry[]): RankingMethod {
+  const builder = new ReleaseLexiconBuilder();
+  for (const e of entries) builder.addEntryText(e.text);
+  const scoreAll = createLexicalScorer(builder.finish({ glove: null })).against(entries.map((e) => e.text));
+  return bruteForceMethod(TFIDF, entries, scoreAll);
+}
+
+/** Scores every entry, keeps each concept's best entry, ranks concepts by it (entries scoring 0 rank nothing). */
+function bruteForceMethod(name: string, entries: readonly EmbedEntry[], scoreAll: (query: string) => readonly number[]): RankingMethod {
+  return {
+    name,
+    rank: async (query, depth) => {
+      const scores = scoreAll(query);
+      const best = new Map<number, number>();
+      entries.forEach((e, i) => {
+        const s = scores[i]!;
+        if (s > 0 && s > (best.get(e.conceptId) ?? 0)) best.set(e.conceptId, s);
+      });
+      return [...best]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, depth)
+        .map(([id]) => id);
+    },
+  };
+}

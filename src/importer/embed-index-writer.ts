@@ -1,0 +1,164 @@
+/**
+ * Writes one embedding set into its temp dir (src/store/semantic-dir.ts), in the format
+ * src/store/sqlite/sqlite-semantic-index.ts reads: entries first (keys 0, 1, 2, … in insertion
+ * order, a concept's name then its synonyms), then their vectors batch by batch, then meta, then
+ * one save. The HNSW index holds ONE vector per concept, under the key of its name entry: the
+ * normalised mean of the unit vectors of its name and synonyms (int8-quantised). One vector per
+ * text would make the index a third larger at full scale (4.9M texts against 3.2M concepts): more
+ * build time, and a vector file whose mapped pages would take the server past its memory budget.
+ * The exact scores clients see are computed per text afterwards (semantic-candidates.ts), so the
+ * mean only has to bring the concept into the candidate list. The float vectors of one batch and
+ * the running sum of one concept are all the pipeline keeps.
+ */
+import Database from 'better-sqlite3';
+import type { EmbeddingFiles } from '../store/semantic-dir.js';
+import {
+  createVectorIndex,
+  SEMANTIC_ENTRIES_DDL,
+  SEMANTIC_ENTRIES_INDEX_DDL,
+  SEMANTIC_FORMAT_VERSION,
+  type SemanticMetaKey,
+} from '../store/sqlite/sqlite-semantic-index.js';
+import type { SemanticIndexMeta } from '../store/semantic-index.js';
+import type { EmbedEntry } from './embed-source.js';
+
+/** Insertions per transaction. */
+const ENTRIES_PER_TRANSACTION = 50_000;
+/** Threads usearch inserts with (the machine's two cores; the JS thread waits meanwhile). */
+const INSERT_THREADS = 2;
+
+export class EmbeddingSetWriter {
+  private readonly db: Database.Database;
+  private readonly insertEntry: Database.Statement<[number, number, string, number]>;
+  private readonly textsInRange: Database.Statement<[number, number]>;
+  private entryCount = 0;
+  private conceptCount = 0;
+  private lastConcept = Number.NaN;
+  private pendingInTransaction = 0;
+  private vectors: ReturnType<typeof createVectorIndex> | null = null;
+  /** 1 for the first entry (the name) of each concept, by key. */
+  private firstOfConcept = new Uint8Array(1 << 16);
+  /** The concept whose vectors are being summed: its name entry's key, and the sum. */
+  private openKey = -1;
+  private openSum: Float64Array | null = null;
+  private vectorCount = 0;
+
+  constructor(private readonly files: EmbeddingFiles) {
+    this.db = new Database(files.entriesPath);
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.exec(SEMANTIC_ENTRIES_DDL);
+    this.insertEntry = this.db.prepare('INSERT INTO entries (key, concept_id, text, is_synonym) VALUES (?, ?, ?, ?)');
+    this.textsInRange = this.db.prepare<[number, number]>('SELECT text FROM entries WHERE key >= ? AND key < ? ORDER BY key').pluck();
+    this.db.exec('BEGIN');
+  }
+
+  /** Stores one entry; returns its key. Entries of one concept come together. */
+  addEntry(entry: EmbedEntry): number {
+    const key = this.entryCount++;
+    if (entry.conceptId !== this.lastConcept) {
+      this.lastConcept = entry.conceptId;
+      this.conceptCount++;
+      if (key >= this.firstOfConcept.length) {
+        const grown = new Uint8Array(this.firstOfConcept.length * 2);
+        grown.set(this.firstOfConcept);
+        this.firstOfConcept = grown;
+      }
+      this.firstOfConcept[key] = 1;
+    }
+    this.insertEntry.run(key, entry.conceptId, entry.text, entry.isSynonym ? 1 : 0);
+    if (++this.pendingInTransaction >= ENTRIES_PER_TRANSACTION) {
+      this.db.exec('COMMIT; BEGIN');
+      this.pendingInTransaction = 0;
+    }
+    return key;
+  }
+
+  /** Ends the entry phase (commits, indexes entries by concept). */
+  finishEntries(): { entryCount: number; conceptCount: number } {
+    this.db.exec('COMMIT');
+    this.db.exec(SEMANTIC_ENTRIES_INDEX_DDL);
+    return { entryCount: this.entryCount, conceptCount: this.conceptCount };
+  }
+
+  /** Texts of the entries with keys in [from, to), in key order. */
+  texts(from: number, to: number): string[] {
+    return this.textsInRange.all(from, to) as string[];
+  }
+
+  /**
+   * Takes the unit vectors of the entries with consecutive keys from `firstKey` (a row-major
+   * count × dimension matrix, batches in key order) and adds each concept's mean vector to the
+   * index once its last entry has been seen.
+   */
+  addVectors(firstKey: number, matrix: Float32Array, dimension: number): void {
+    const count = matrix.length / dimension;
+    if (count === 0) return;
+    this.vectors ??= createVectorIndex(dimension);
+    const done: Array<{ key: number; vector: Float32Array }> = [];
+    for (let i = 0; i < count; i++) {
+      const key = firstKey + i;
+      if (this.firstOfConcept[key] === 1) {
+        if (this.openSum) done.push({ key: this.openKey, vector: unitVector(this.openSum) });
+        this.openKey = key;
+        this.openSum = new Float64Array(dimension);
+      }
+      const sum = this.openSum!;
+      for (let d = 0, at = i * dimension; d < dimension; d++) sum[d]! += matrix[at + d]!;
+    }
+    this.addConceptVectors(done, dimension);
+  }
+
+  private addConceptVectors(done: ReadonlyArray<{ key: number; vector: Float32Array }>, dimension: number): void {
+    if (done.length === 0) return;
+    const keys = new BigUint64Array(done.length);
+    const matrix = new Float32Array(done.length * dimension);
+    done.forEach((c, i) => {
+      keys[i] = BigInt(c.key);
+      matrix.set(c.vector, i * dimension);
+    });
+    this.vectors!.add(keys, matrix, INSERT_THREADS);
+    this.vectorCount += done.length;
+  }
+
+  /** Writes meta and the vector file, and closes. */
+  finish(meta: SemanticIndexMeta, providerState: Uint8Array | null): void {
+    if (this.openSum) this.addConceptVectors([{ key: this.openKey, vector: unitVector(this.openSum) }], meta.dimension);
+    this.openSum = null;
+    const vectors = this.vectors ?? createVectorIndex(meta.dimension);
+    if (vectors.size() !== meta.conceptCount) throw new Error(`${vectors.size()} vectors for ${meta.conceptCount} concepts`);
+    const values: Record<SemanticMetaKey, string | number | Buffer | null> = {
+      provider: meta.provider,
+      dimension: meta.dimension,
+      entry_count: meta.entryCount,
+      concept_count: meta.conceptCount,
+      built_at: meta.builtAt,
+      embedding_id: meta.embeddingId,
+      format: SEMANTIC_FORMAT_VERSION,
+      provider_state: providerState ? Buffer.from(providerState.buffer, providerState.byteOffset, providerState.byteLength) : null,
+    };
+    const insert = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const [key, value] of Object.entries(values)) insert.run(key, value);
+    })();
+    this.db.close();
+    vectors.save(this.files.vectorsPath);
+    this.vectors = null;
+  }
+
+  /** Closes without finishing (the temp dir is then removed). */
+  abandon(): void {
+    if (this.db.open) this.db.close();
+    this.vectors = null;
+  }
+}
+
+/** A sum of unit vectors, scaled to unit length (a zero sum stays zero). */
+function unitVector(sum: Float64Array): Float32Array {
+  let norm = 0;
+  for (let d = 0; d < sum.length; d++) norm += sum[d]! * sum[d]!;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  const out = new Float32Array(sum.length);
+  for (let d = 0; d < sum.length; d++) out[d] = sum[d]! * scale;
+  return out;
+}

@@ -1,0 +1,240 @@
+/**
+ * Computes a release's vectors and publishes them with its build (layout and atomic publish:
+ * src/store/semantic-dir.ts). Used by `omopterm embed --release X` on a published release and by
+ * `omopterm load`, which embeds inside its temp build dir before the build is published (so a
+ * release appears with its vectors).
+ *
+ * Steps, each reported as a load step with counts and rate:
+ * 1. with a local model (`--embedding-model DIR`), load it first (a bad model dir fails at once);
+ *    read the texts to embed (./embed-source.ts) into entries.sqlite; with the default provider
+ *    the same pass feeds the release lexicon builder (document frequencies), then the name pairs
+ *    feed its word-equivalence learner, and the finished lexicon is stored as the provider state;
+ * 2. embed the entries in batches and add each batch to the HNSW index (2 threads), embedding the
+ *    next batch meanwhile (with the default provider in a helper thread, ./embed-worker-client.ts):
+ *    only two batches of float vectors are held at a time;
+ * 3. save, rename into place, replace current.json. A failure or abort at any point removes the
+ *    run's temp dir, and the previous vectors (if any) keep serving.
+ */
+import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
+import type { EmbeddingProvider, EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import { ReleaseLexiconBuilder } from '../services/semantic/lexicon/build-release-lexicon.js';
+import { loadGloveVectors } from '../services/semantic/lexicon/glove-vectors.js';
+import { decodeLexicon, encodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
+import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
+import { listReleaseBuilds, resolveDataDir } from '../store/data-dir.js';
+import {
+  createEmbeddingWorkspace,
+  discardEmbeddingWorkspace,
+  newEmbeddingId,
+  publishEmbedding,
+  type CurrentEmbedding,
+  type EmbeddingFiles,
+} from '../store/semantic-dir.js';
+import { EmbeddingSetWriter } from './embed-index-writer.js';
+import { EmbeddingThread } from './embed-worker-client.js';
+import { entriesToEmbed, namePairs } from './embed-source.js';
+import { LoadError, throwIfAborted } from './load-error.js';
+import type { LoadProgressListener } from './progress-events.js';
+
+/** Texts embedded (and vectors inserted) per batch. */
+const EMBED_BATCH = 2048;
+/** Rows read between progress events (and abort checks) while reading. */
+const READ_PROGRESS_EVERY = 50_000;
+/** Texts from which the default provider embeds in a helper thread (below, starting it costs more than it saves). */
+const EMBED_IN_THREAD_FROM = 50_000;
+
+export interface EmbedBuildOptions {
+  label: string;
+  /** The build directory (published, or the temp dir of a load). */
+  buildDir: string;
+  /** Its store.sqlite (opened read-only). */
+  storePath: string;
+  choice: EmbeddingProviderChoice;
+  /** The local model of a `local-model` choice, already loaded (by a load, to fail before its tables); closed by its owner. */
+  localModel?: EmbeddingProvider;
+  /** Texts from which the default provider embeds in a helper thread (default 50,000; tests lower it). */
+  threadFrom?: number;
+  onProgress?: LoadProgressListener;
+  /** Aborting stops the run at the next batch; nothing is published. */
+  signal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  label: string;
+  embeddingId: string;
+  provider: string;
+  dimension: number;
+  entryCount: number;
+  conceptCount: number;
+  elapsedMs: number;
+  /** The published embedding set. */
+  files: EmbeddingFiles;
+  entriesBytes: number;
+  vectorsBytes: number;
+}
+
+export interface EmbedReleaseOptions {
+  /** Data directory (default: OMOPTERM_DATA_DIR, then ./omopterm-data). */
+  dataDir?: string;
+  label: string;
+  choice: EmbeddingProviderChoice;
+  onProgress?: LoadProgressListener;
+  signal?: AbortSignal;
+}
+
+/** Embeds (again) a published release; running servers switch to the new vectors once published. */
+export async function embedRelease(options: EmbedReleaseOptions): Promise<EmbedResult> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const builds = listReleaseBuilds(dataDir);
+  const build = builds.find((b) => b.label === options.label);
+  if (!build) {
+    const loaded = builds.map((b) => b.label);
+    throw new LoadError(
+      `release ${options.label} is not loaded in ${dataDir}` + (loaded.length ? ` (loaded: ${loaded.join(', ')})` : ' (no release is loaded)'),
+    );
+  }
+  return embedBuild({ label: build.label, buildDir: build.dir, storePath: build.storePath, choice: options.choice, onProgress: options.onProgress, signal: options.signal });
+}
+
+/** Embeds one build (see the module comment). */
+export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResult> {
+  const started = Date.now();
+  const progress = options.onProgress ?? (() => {});
+  const signal = options.signal;
+  // A local model that cannot load fails the run before any work.
+  const choice = options.choice;
+  const ownModel = choice.kind === 'local-model' && !options.localModel;
+  const localModel =
+    choice.kind === 'lexicon'
+      ? null
+      : (options.localModel ?? (await timedStep(progress, 'embeddings: loading the local model', () => loadLocalModelProvider(choice.modelDir))));
+  const embeddingId = newEmbeddingId();
+  const workspace = createEmbeddingWorkspace(options.buildDir, embeddingId);
+  const store = new Database(options.storePath, { readonly: true, fileMustExist: true });
+  const writer = new EmbeddingSetWriter(workspace);
+  let published: EmbeddingFiles | null = null;
+  try {
+    store.pragma('cache_size = -131072');
+    // 1. entries (+ the release lexicon for the default provider)
+    const lexiconBuilder = localModel ? null : new ReleaseLexiconBuilder();
+    const readStep = 'embeddings: texts to embed';
+    const counts = await timedStep(progress, readStep, async () => {
+      let read = 0;
+      for (const entry of entriesToEmbed(store)) {
+        writer.addEntry(entry);
+        lexiconBuilder?.addEntryText(entry.text);
+        if (++read % READ_PROGRESS_EVERY === 0) await checkpoint(progress, readStep, read, null, 'texts', signal);
+      }
+      return writer.finishEntries();
+    });
+
+    let provider: EmbeddingProvider;
+    let providerState: Uint8Array | null = null;
+    if (lexiconBuilder) {
+      const pairStep = 'embeddings: learning word equivalences';
+      await timedStep(progress, pairStep, async () => {
+        let pairs = 0;
+        for (const [a, b] of namePairs(store)) {
+          lexiconBuilder.addNamePair(a, b);
+          if (++pairs % READ_PROGRESS_EVERY === 0) await checkpoint(progress, pairStep, pairs, null, 'name pairs', signal);
+        }
+        progress({ type: 'note', message: `${pairStep}: ${pairs.toLocaleString('en-US')} name pairs` });
+      });
+      const lexicon = await timedStep(progress, 'embeddings: release lexicon', async () => lexiconBuilder.finish({ glove: loadGloveVectors() }));
+      providerState = encodeLexicon(lexicon);
+      // Vectors are computed from the stored lexicon, exactly as a server decodes it for queries.
+      provider = createLexiconProvider(decodeLexicon(providerState));
+    } else {
+      provider = localModel!;
+    }
+    store.close();
+    throwIfAborted(signal, 'the embedding run');
+
+    // 2. vectors, batch by batch; the next batch is embedded (in a helper thread when large) while
+    //    the current one is inserted
+    const vectorStep = `embeddings: vectors (${provider.id}, ${provider.dimension} dimensions)`;
+    const total = counts.entryCount;
+    const thread = providerState && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? await EmbeddingThread.start(providerState) : null;
+    const embedBatch = (from: number): Promise<Float32Array> => {
+      const texts = writer.texts(from, Math.min(total, from + EMBED_BATCH));
+      return thread ? thread.embed(texts) : provider.embed(texts).then((vectors) => rowMatrix(vectors, provider.dimension));
+    };
+    let pending: Promise<Float32Array> | null = null;
+    try {
+      await timedStep(progress, vectorStep, async () => {
+        pending = total > 0 ? embedBatch(0) : null;
+        for (let from = 0; from < total; from += EMBED_BATCH) {
+          const matrix: Float32Array = await pending!;
+          const next = from + EMBED_BATCH;
+          pending = next < total ? embedBatch(next) : null;
+          writer.addVectors(from, matrix, provider.dimension);
+          await checkpoint(progress, vectorStep, Math.min(total, next), total, 'vectors', signal);
+        }
+      });
+    } finally {
+      (pending as Promise<Float32Array> | null)?.catch(() => {}); // a batch still embedding when the run stops
+      await thread?.close();
+    }
+
+    // 3. save and publish
+    const builtAt = new Date().toISOString();
+    const meta = { provider: provider.id, dimension: provider.dimension, entryCount: counts.entryCount, conceptCount: counts.conceptCount, builtAt, embeddingId };
+    await timedStep(progress, 'embeddings: saving', async () => writer.finish(meta, providerState));
+    throwIfAborted(signal, 'the embedding run');
+    const current: CurrentEmbedding = { ...meta, elapsedMs: Date.now() - started };
+    published = publishEmbedding(options.buildDir, workspace, current);
+    return {
+      label: options.label,
+      embeddingId,
+      provider: provider.id,
+      dimension: provider.dimension,
+      entryCount: counts.entryCount,
+      conceptCount: counts.conceptCount,
+      elapsedMs: current.elapsedMs,
+      files: published,
+      entriesBytes: statSync(published.entriesPath).size,
+      vectorsBytes: statSync(published.vectorsPath).size,
+    };
+  } finally {
+    if (ownModel) await localModel?.close?.();
+    if (store.open) store.close();
+    if (published === null) {
+      writer.abandon();
+      discardEmbeddingWorkspace(workspace);
+    }
+  }
+}
+
+/** Vectors as one row-major matrix, checking their length. */
+function rowMatrix(vectors: readonly Float32Array[], dimension: number): Float32Array {
+  const matrix = new Float32Array(vectors.length * dimension);
+  vectors.forEach((v, i) => {
+    if (v.length !== dimension) throw new Error(`the embedding provider returned a vector of length ${v.length}, expected ${dimension}`);
+    matrix.set(v, i * dimension);
+  });
+  return matrix;
+}
+
+async function timedStep<T>(progress: LoadProgressListener, step: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  progress({ type: 'step-start', step });
+  const result = await work();
+  progress({ type: 'step-done', step, elapsedMs: Date.now() - started });
+  return result;
+}
+
+/** Reports progress, lets the event loop run (IPC, signals), and stops if aborted. */
+async function checkpoint(
+  progress: LoadProgressListener,
+  step: string,
+  done: number,
+  total: number | null,
+  unit: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  progress({ type: 'step-progress', step, done, total, unit });
+  await new Promise<void>((resolveTick) => setImmediate(resolveTick));
+  throwIfAborted(signal, 'the embedding run');
+}

@@ -1,0 +1,75 @@
+/**
+ * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the
+ * next batch overlaps inserting the current one into the HNSW index (a synchronous native call
+ * that blocks the pipeline's thread). At full scale both take minutes; overlapping them saves
+ * most of the shorter one on a machine with a core to spare.
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+export interface EmbedWorkerData {
+  /** encodeLexicon() bytes of the release lexicon. */
+  lexicon: Uint8Array;
+}
+export interface EmbedRequest {
+  id: number;
+  texts: string[];
+}
+export interface EmbedReply {
+  /** -1: the thread is ready. */
+  id: number;
+  matrix: Float32Array;
+}
+
+export class EmbeddingThread {
+  private nextId = 0;
+  private readonly waiting = new Map<number, { resolve: (matrix: Float32Array) => void; reject: (err: Error) => void }>();
+  private failure: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: EmbedReply) => {
+      const waiter = this.waiting.get(reply.id);
+      this.waiting.delete(reply.id);
+      waiter?.resolve(reply.matrix);
+    });
+    const fail = (err: Error) => {
+      this.failure = err;
+      for (const waiter of this.waiting.values()) waiter.reject(err);
+      this.waiting.clear();
+    };
+    worker.on('error', (err) => fail(new Error(`the embedding thread failed: ${err.message}`)));
+    worker.on('exit', (code) => fail(new Error(`the embedding thread ended (exit code ${code})`)));
+  }
+
+  /** Starts the thread and waits until its provider is ready. */
+  static async start(lexicon: Uint8Array): Promise<EmbeddingThread> {
+    const source = import.meta.url.endsWith('.ts');
+    const url = new URL(source ? './embed-worker.ts' : './embed-worker.js', import.meta.url);
+    const workerData: EmbedWorkerData = { lexicon };
+    // Run from TypeScript sources (tests, `tsx`), the thread registers the TypeScript loader first.
+    const worker = source
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData })
+      : new Worker(fileURLToPath(url), { workerData });
+    const thread = new EmbeddingThread(worker);
+    await thread.request(-1);
+    return thread;
+  }
+
+  /** Unit vectors (count × dimension, row-major) of the texts. */
+  embed(texts: string[]): Promise<Float32Array> {
+    const id = this.nextId++;
+    const reply = this.request(id);
+    this.worker.postMessage({ id, texts } satisfies EmbedRequest);
+    return reply;
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+
+  private request(id: number): Promise<Float32Array> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Thread of ./embed-worker-client.ts: embeds batches of texts with the default provider over the
+ * release lexicon it is given (decoded from the bytes stored with the vectors, exactly as a server
+ * decodes them), while the embed pipeline's thread inserts the previous batch into the index.
+ * Replies with one Float32Array per batch (count × dimension), transferred, not copied.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { decodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
+import type { EmbedReply, EmbedRequest, EmbedWorkerData } from './embed-worker-client.js';
+
+const provider = createLexiconProvider(decodeLexicon((workerData as EmbedWorkerData).lexicon));
+
+parentPort!.on('message', ({ id, texts }: EmbedRequest) => {
+  const matrix = new Float32Array(texts.length * provider.dimension);
+  texts.forEach((text, i) => matrix.set(provider.embedOne(text), i * provider.dimension));
+  parentPort!.postMessage({ id, matrix } satisfies EmbedReply, [matrix.buffer]);
+});
+parentPort!.postMessage({ id: -1, matrix: new Float32Array(0) } satisfies EmbedReply);

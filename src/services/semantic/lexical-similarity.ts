@@ -1,0 +1,71 @@
+/**
+ * The plain lexical similarity: TF-IDF over words plus character trigrams, 0..1, typo-tolerant. It
+ * knows spelling, not meaning — "diabetis melitus" finds "diabetes mellitus", but "heart attack"
+ * does not find "myocardial infarction". It is the `lexical` algorithm of `POST /v1/search/similar`,
+ * the lexical half of `hybrid`, and the baseline column of the semantic evaluation.
+ *
+ * A text has two parts, each scaled to unit length: its words weighted by IDF (from the release's
+ * lexicon, or UNIFORM_IDF when there is none), and the character trigrams of each word (padded
+ * with spaces), each word's trigrams together weighing its IDF. The score is
+ * WORD_SHARE · cosine(words) + (1 − WORD_SHARE) · cosine(trigrams), where in the word cosine a
+ * query word the release does not know may match a candidate word a typo away
+ * (./lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
+ * (./lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
+ */
+
+import { tokenize } from '../search/text-normalization.js';
+import {
+  addFeature,
+  addWordTrigrams,
+  featureDot,
+  normalizeFeatures,
+  type IdfSource,
+  type SparseFeatures,
+  type WordWeights,
+} from './lexicon/sparse-features.js';
+import { typoTolerantWordDot } from './lexicon/typo-matching.js';
+
+/** Share of the word cosine in the score (the rest is the trigram cosine). */
+export const WORD_SHARE = 0.5;
+
+export interface LexicalScorer {
+  /** Similarity (0..1) of the query to each text, in order. */
+  score(query: string, texts: readonly string[]): number[];
+  /** score() for many queries against the same texts, whose features are computed once (brute-force baselines). */
+  against(texts: readonly string[]): (query: string) => number[];
+}
+
+interface LexicalFeatures {
+  words: WordWeights;
+  trigrams: SparseFeatures;
+}
+
+export function createLexicalScorer(idf: IdfSource): LexicalScorer {
+  const features = (text: string): LexicalFeatures => {
+    const words: WordWeights = new Map();
+    const trigrams: SparseFeatures = new Map();
+    for (const word of tokenize(text)) {
+      const weight = idf.idf(word);
+      addFeature(words, word, weight);
+      addWordTrigrams(trigrams, word, weight / Math.sqrt(word.length));
+    }
+    return { words: normalizeFeatures(words), trigrams: normalizeFeatures(trigrams) };
+  };
+  const similarity = (q: LexicalFeatures, f: LexicalFeatures): number => {
+    const s = WORD_SHARE * typoTolerantWordDot(q.words, f.words, idf) + (1 - WORD_SHARE) * featureDot(q.trigrams, f.trigrams);
+    return Math.min(1, Math.max(0, s));
+  };
+  return {
+    score(query, texts) {
+      const q = features(query);
+      return texts.map((t) => similarity(q, features(t)));
+    },
+    against(texts) {
+      const prepared = texts.map(features);
+      return (query) => {
+        const q = features(query);
+        return prepared.map((f) => similarity(q, f));
+      };
+    },
+  };
+}

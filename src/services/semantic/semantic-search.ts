@@ -1,0 +1,76 @@
+/**
+ * Semantic search (GET /v1/search/semantic and its alias /v1/concepts/semantic-search; client
+ * contract §1.2 and §6): the candidates of ./semantic-candidates.ts scored by meaning, those at or
+ * above `threshold` (default 0.5; the docs' guidance: 0.7 strict, 0.5 default, 0.3 exploratory)
+ * best first, one page of them.
+ *
+ * The total is a lower bound (as the hosted service documents): it counts the candidates above the
+ * threshold, and the candidates are gathered for the requested page plus one, so `has_next` is
+ * true exactly when another result is known to follow this page.
+ */
+import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
+import type { SearchFilters } from '../search/search-filters.js';
+import { semanticMatches, type ScoredConcept, type SemanticContext } from './semantic-candidates.js';
+import { semanticQuery, type QueryEnhancement } from './semantic-query.js';
+
+export const SEMANTIC_DEFAULT_THRESHOLD = 0.5;
+export const SEMANTIC_DEFAULT_PAGE_SIZE = 20;
+export const SEMANTIC_MAX_PAGE_SIZE = 100;
+
+export interface SemanticSearchRequest {
+  query: unknown;
+  filters?: SearchFilters;
+  /** 0..1; default SEMANTIC_DEFAULT_THRESHOLD. */
+  threshold?: number;
+  page?: number;
+  pageSize?: number;
+}
+
+/** One result (client contract §1.2 SemanticResult): the concept's list fields, its score and the text that matched. */
+export interface SemanticResult extends ConceptBrief {
+  similarity_score: number;
+  matched_text: string;
+}
+
+export interface SemanticSearchResult {
+  query: string;
+  enhancement: QueryEnhancement;
+  threshold: number;
+  results: SemanticResult[];
+  /** Results known at or above the threshold (a lower bound of all of them). */
+  totalAboveThreshold: number;
+  /** Concepts scored. */
+  totalCandidates: number;
+  page: number;
+  pageSize: number;
+  processingMs: number;
+}
+
+export function semanticResult(m: ScoredConcept): SemanticResult {
+  const result = briefConcept(m.concept) as SemanticResult;
+  result.similarity_score = m.similarity_score;
+  result.matched_text = m.matched_text;
+  return result;
+}
+
+export async function semanticSearch(ctx: SemanticContext, request: SemanticSearchRequest): Promise<SemanticSearchResult> {
+  const started = process.hrtime.bigint();
+  const query = semanticQuery(request.query);
+  const threshold = request.threshold ?? SEMANTIC_DEFAULT_THRESHOLD;
+  const page = request.page ?? 1;
+  const pageSize = request.pageSize ?? SEMANTIC_DEFAULT_PAGE_SIZE;
+  const offset = (page - 1) * pageSize;
+  const scored = await semanticMatches(ctx, { text: query.searchText, filters: request.filters ?? {}, wanted: offset + pageSize + 1 });
+  const above = scored.filter((m) => m.similarity_score >= threshold);
+  return {
+    query: query.text,
+    enhancement: query.enhancement,
+    threshold,
+    results: above.slice(offset, offset + pageSize).map(semanticResult),
+    totalAboveThreshold: above.length,
+    totalCandidates: scored.length,
+    page,
+    pageSize,
+    processingMs: Number(process.hrtime.bigint() - started) / 1e6,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * Where a release build keeps its vectors, and the steps that publish a new set atomically:
+ *
+ *   <build dir>/semantic/<embeddingId>/entries.sqlite    what each vector stands for, meta, provider state
+ *   <build dir>/semantic/<embeddingId>/vectors.usearch   the HNSW index (memory-mapped when served)
+ *   <build dir>/semantic/current.json                    {embeddingId, provider, dimension, …}: the set in use
+ *   <build dir>/semantic/.tmp-<embeddingId>/             an embedding run in progress (never served)
+ *
+ * An embedding run writes into its temp dir, renames it to `<embeddingId>/`, then replaces
+ * current.json (write a temp file + rename, so a reader sees the old or the new one, never half),
+ * then removes the older embedding dirs. A failed or aborted run removes its temp dir; until a run
+ * publishes, the previous vectors keep serving. Servers read current.json to find the set to open.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { newBuildId } from './data-dir.js';
+
+export const SEMANTIC_DIR_NAME = 'semantic';
+export const SEMANTIC_ENTRIES_FILE = 'entries.sqlite';
+export const SEMANTIC_VECTORS_FILE = 'vectors.usearch';
+const CURRENT_FILE = 'current.json';
+const TEMP_PREFIX = '.tmp-';
+
+/** What current.json says about the vectors in use. */
+export interface CurrentEmbedding {
+  embeddingId: string;
+  /** EmbeddingProvider.id of the provider that built them. */
+  provider: string;
+  dimension: number;
+  entryCount: number;
+  conceptCount: number;
+  builtAt: string;
+  /** Wall time of the embedding run. */
+  elapsedMs: number;
+}
+
+/** The files of one embedding set. */
+export interface EmbeddingFiles {
+  dir: string;
+  entriesPath: string;
+  vectorsPath: string;
+}
+
+export function semanticDir(buildDir: string): string {
+  return join(buildDir, SEMANTIC_DIR_NAME);
+}
+
+export function embeddingFiles(dir: string): EmbeddingFiles {
+  return { dir, entriesPath: join(dir, SEMANTIC_ENTRIES_FILE), vectorsPath: join(dir, SEMANTIC_VECTORS_FILE) };
+}
+
+/** The published files of an embedding set of a build. */
+export function publishedEmbeddingFiles(buildDir: string, embeddingId: string): EmbeddingFiles {
+  return embeddingFiles(join(semanticDir(buildDir), embeddingId));
+}
+
+/** A sortable, unique embedding id (UTC timestamp plus pid, like build ids). */
+export function newEmbeddingId(now = new Date()): string {
+  return newBuildId(now);
+}
+
+/** current.json of a build, or null when the build has no (readable) vectors. */
+export function readCurrentEmbedding(buildDir: string): CurrentEmbedding | null {
+  const file = join(semanticDir(buildDir), CURRENT_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(text) as CurrentEmbedding;
+    return typeof parsed.embeddingId === 'string' && typeof parsed.provider === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the temp dir of a new embedding run (and removes temp dirs of dead runs). */
+export function createEmbeddingWorkspace(buildDir: string, embeddingId: string): EmbeddingFiles {
+  const root = semanticDir(buildDir);
+  mkdirSync(root, { recursive: true });
+  removeStaleEmbeddingWorkspaces(buildDir);
+  const dir = join(root, `${TEMP_PREFIX}${embeddingId}`);
+  mkdirSync(dir);
+  return embeddingFiles(dir);
+}
+
+/** Removes a run's temp dir (after a failure or abort). Never throws. */
+export function discardEmbeddingWorkspace(workspace: EmbeddingFiles): void {
+  try {
+    rmSync(workspace.dir, { recursive: true, force: true });
+  } catch {
+    // best effort: the next run removes stale temp dirs
+  }
+}
+
+/**
+ * Publishes a finished run: rename its temp dir into place, replace current.json atomically, then
+ * remove the older embedding sets of the build (a server still reading one keeps its open files).
+ */
+export function publishEmbedding(buildDir: string, workspace: EmbeddingFiles, current: CurrentEmbedding): EmbeddingFiles {
+  const root = semanticDir(buildDir);
+  const published = publishedEmbeddingFiles(buildDir, current.embeddingId);
+  renameSync(workspace.dir, published.dir);
+  const file = join(root, CURRENT_FILE);
+  const tmp = `${file}.tmp-${process.pid}`;
+  writeFileSync(tmp, `${JSON.stringify(current, null, 2)}\n`);
+  renameSync(tmp, file);
+  for (const name of readdirSync(root)) {
+    if (name === current.embeddingId || name === CURRENT_FILE || name.startsWith(TEMP_PREFIX) || name.startsWith(`${CURRENT_FILE}.tmp-`)) continue;
+    rmSync(join(root, name), { recursive: true, force: true });
+  }
+  return published;
+}
+
+/** Temp dirs whose run (pid in the embedding id, `…p<pid>`) is no longer alive. */
+function removeStaleEmbeddingWorkspaces(buildDir: string): void {
+  const root = semanticDir(buildDir);
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const pid = Number(/p(\d+)$/.exec(name)?.[1]);
+    // A run of this process, or of another live process, is still going.
+    if (pid === process.pid || (Number.isInteger(pid) && isAlive(pid))) continue;
+    rmSync(join(root, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

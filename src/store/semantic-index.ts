@@ -1,0 +1,50 @@
+/**
+ * The read side of one release's stored vectors (written by `omopterm embed` / `load`): an
+ * approximate nearest-neighbour index over the release's valid standard and classification
+ * concepts — one vector per concept, the normalised mean of the vectors of its name and synonyms —
+ * plus the texts (entries) behind each concept. Immutable and read synchronously,
+ * like the rest of a release store. The implementation (SQLite entries + a usearch HNSW file,
+ * memory-mapped) lives in ./sqlite/.
+ */
+
+export interface SemanticIndexMeta {
+  /** EmbeddingProvider.id of the provider that built the vectors. */
+  provider: string;
+  dimension: number;
+  /** Number of indexed texts (names + synonyms). */
+  entryCount: number;
+  /** Number of concepts, i.e. of vectors (one per concept). */
+  conceptCount: number;
+  /** ISO timestamp of the embedding run. */
+  builtAt: string;
+  /** Id of the embedding run (a new one each time a release is embedded again). */
+  embeddingId: string;
+}
+
+/** One indexed text: a concept's name or one of its synonyms. */
+export interface SemanticEntry {
+  key: number;
+  concept_id: number;
+  text: string;
+  is_synonym: boolean;
+}
+
+export interface SemanticNeighbour {
+  /** The key of the concept's name entry. */
+  key: number;
+  /** 1 − cosine distance to the concept's mean vector, clamped to 0..1. */
+  similarity: number;
+}
+
+export interface SemanticIndex {
+  readonly meta: SemanticIndexMeta;
+  /** State the provider stored with the vectors (the default provider's release lexicon), or null. */
+  providerState(): Uint8Array | null;
+  /** The k nearest concepts to a unit vector (by their name entry's key), best first. */
+  nearest(vector: Float32Array, k: number): SemanticNeighbour[];
+  /** Entries by key (unknown keys are skipped), in no particular order. */
+  entries(keys: readonly number[]): SemanticEntry[];
+  /** Every entry (name and synonyms) of these concepts. */
+  entriesOfConcepts(conceptIds: readonly number[]): SemanticEntry[];
+  close(): void;
+}

@@ -1,0 +1,135 @@
+/**
+ * SemanticIndex over one embedding set (../semantic-dir.ts): `entries.sqlite` says what each vector
+ * stands for, `vectors.usearch` is a usearch HNSW index (cosine, int8 quantised) opened with
+ * `view()`, i.e. memory-mapped: the server's RSS grows only by the pages a search touches, and the
+ * OS shares them between processes. Read-only and synchronous.
+ *
+ * The file format (the DDL and the usearch configuration) is defined here and used by the writer
+ * (src/importer/embed-index-writer.ts), so both sides agree by construction.
+ */
+import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type { Index } from 'usearch';
+import type { EmbeddingFiles } from '../semantic-dir.js';
+import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour } from '../semantic-index.js';
+
+/** entries.sqlite: meta (key → value; provider_state is a BLOB) and one row per vector. */
+export const SEMANTIC_ENTRIES_DDL = `
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value
+) WITHOUT ROWID;
+CREATE TABLE entries (
+  key        INTEGER PRIMARY KEY, -- the vector's key in vectors.usearch
+  concept_id INTEGER NOT NULL,
+  text       TEXT NOT NULL,
+  is_synonym INTEGER NOT NULL     -- 0: the concept's name, 1: one of its synonyms
+);
+`;
+
+/** Created after the entries are inserted. */
+export const SEMANTIC_ENTRIES_INDEX_DDL = 'CREATE INDEX entries_by_concept ON entries (concept_id);';
+
+/** The meta keys (values are text or numbers; provider_state is a BLOB or NULL). */
+export type SemanticMetaKey = 'provider' | 'dimension' | 'entry_count' | 'concept_count' | 'built_at' | 'embedding_id' | 'format' | 'provider_state';
+
+/**
+ * Layout of an embedding set, recorded in its meta (`format`): 2 = one vector per concept (the mean
+ * of its texts' vectors) under its name entry's key. A set of another format is refused with an
+ * "embed the release again" message, never misread.
+ */
+export const SEMANTIC_FORMAT_VERSION = 2;
+
+// The CommonJS build: the ESM build finds its native addon from a stack trace, which fails under
+// some loaders (a `node -e` import recurses to a stack overflow); the CJS build uses __dirname.
+const { Index: VectorIndex, MetricKind, ScalarKind } = createRequire(import.meta.url)('usearch') as typeof import('usearch');
+
+/** HNSW graph degree (usearch `connectivity`; the base layer keeps twice as many links). */
+const CONNECTIVITY = 12;
+/** Candidates kept while inserting (usearch `expansion_add`): measured 18k vectors/s at 500k on 2 threads. */
+const EXPANSION_ADD = 48;
+/** Candidates kept while searching; usearch searches with max(this, k), so a larger k widens it. */
+const EXPANSION_SEARCH = 64;
+
+/** A new, empty vector index with the configuration every embedding set uses. */
+export function createVectorIndex(dimension: number): Index {
+  return new VectorIndex({
+    dimensions: dimension,
+    metric: MetricKind.Cos,
+    quantization: ScalarKind.I8,
+    connectivity: CONNECTIVITY,
+    expansion_add: EXPANSION_ADD,
+    expansion_search: EXPANSION_SEARCH,
+    multi: false,
+  });
+}
+
+interface EntryRow {
+  key: number;
+  concept_id: number;
+  text: string;
+  is_synonym: number;
+}
+
+/** Opens a published embedding set. Throws a plain explanation when its files are unusable. */
+export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
+  const db = new Database(files.entriesPath, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('query_only = ON');
+    db.pragma('locking_mode = EXCLUSIVE'); // immutable file: take the shared lock once (see open-sqlite-release.ts)
+    db.pragma('cache_size = -16384');
+    const metaRows = db.prepare('SELECT key, value FROM meta').all() as Array<{ key: SemanticMetaKey; value: unknown }>;
+    const metaValues = new Map(metaRows.map((r) => [r.key, r.value]));
+    const meta: SemanticIndexMeta = {
+      provider: String(metaValues.get('provider') ?? ''),
+      dimension: Number(metaValues.get('dimension')),
+      entryCount: Number(metaValues.get('entry_count')),
+      conceptCount: Number(metaValues.get('concept_count')),
+      builtAt: String(metaValues.get('built_at') ?? ''),
+      embeddingId: String(metaValues.get('embedding_id') ?? ''),
+    };
+    if (!meta.provider || !Number.isInteger(meta.dimension) || meta.dimension <= 0) {
+      throw new Error(`${files.entriesPath} has no provider or dimension in its meta table`);
+    }
+    const format = Number(metaValues.get('format') ?? 1);
+    if (format !== SEMANTIC_FORMAT_VERSION) {
+      throw new Error(`${files.entriesPath} is in vector format ${format}, this omopterm reads format ${SEMANTIC_FORMAT_VERSION}: embed the release again (omopterm embed --release X)`);
+    }
+    const rawState = metaValues.get('provider_state');
+    const providerState = rawState instanceof Uint8Array ? new Uint8Array(rawState) : null;
+
+    const vectors = createVectorIndex(meta.dimension);
+    vectors.view(files.vectorsPath);
+    if (vectors.size() !== meta.conceptCount) {
+      throw new Error(`${files.vectorsPath} holds ${vectors.size()} vectors, its entries file ${meta.conceptCount} concepts: embed the release again`);
+    }
+
+    const byKeys = db.prepare('SELECT key, concept_id, text, is_synonym FROM entries WHERE key IN (SELECT value FROM json_each(?))');
+    const byConcepts = db.prepare(
+      'SELECT key, concept_id, text, is_synonym FROM entries WHERE concept_id IN (SELECT value FROM json_each(?)) ORDER BY concept_id, key',
+    );
+    const toEntry = (r: EntryRow): SemanticEntry => ({ key: r.key, concept_id: r.concept_id, text: r.text, is_synonym: r.is_synonym === 1 });
+
+    return {
+      meta,
+      providerState: () => providerState,
+      nearest(vector: Float32Array, k: number): SemanticNeighbour[] {
+        if (meta.conceptCount === 0 || k <= 0) return [];
+        const found = vectors.search(vector, Math.min(Math.ceil(k), meta.conceptCount), 1);
+        const out: SemanticNeighbour[] = [];
+        for (let i = 0; i < found.keys.length; i++) {
+          out.push({ key: Number(found.keys[i]), similarity: Math.min(1, Math.max(0, 1 - found.distances[i]!)) });
+        }
+        return out;
+      },
+      entries: (keys) => (keys.length ? (byKeys.all(JSON.stringify(keys)) as EntryRow[]).map(toEntry) : []),
+      entriesOfConcepts: (conceptIds) => (conceptIds.length ? (byConcepts.all(JSON.stringify(conceptIds)) as EntryRow[]).map(toEntry) : []),
+      close: () => {
+        if (db.open) db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
