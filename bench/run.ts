@@ -259,8 +259,9 @@ async function main(): Promise<void> {
       log(`warm-up ${s.name} (${args.warmup} s at ${maxConn} connections)`);
       await runLoad({ baseUrl: base, apiKey: key, connections: maxConn, durationSec: args.warmup, next, okStatuses: s.okStatuses ?? [200] });
     }
-    const rssAfterWarmup = processMemory(server.pid!).rss;
-    log(`server RSS after warm-up: ${(rssAfterWarmup / 2 ** 20).toFixed(0)} MiB`);
+    const afterWarmup = processMemory(server.pid!);
+    const rssAfterWarmup = afterWarmup.rss;
+    log(`server RSS after warm-up: ${(rssAfterWarmup / 2 ** 20).toFixed(0)} MiB (mapped files ${(afterWarmup.fileBacked / 2 ** 20).toFixed(0)} MiB)`);
 
     const results: BenchResult['scenarios'] = [];
     for (const { s, next } of prepared) {
@@ -292,7 +293,14 @@ async function main(): Promise<void> {
         storeBytes: statSync(existing!.store).size,
         releaseDirBytes: dirBytes(existing!.dir),
       },
-      server: { startupMs, rssAfterWarmupBytes: rssAfterWarmup, rssAfterRunBytes: mem.rss, peakRssBytes: mem.hwm },
+      server: {
+        startupMs,
+        rssAfterWarmupBytes: rssAfterWarmup,
+        fileBackedAfterWarmupBytes: afterWarmup.fileBacked,
+        rssAfterRunBytes: mem.rss,
+        fileBackedAfterRunBytes: mem.fileBacked,
+        peakRssBytes: mem.hwm,
+      },
       scenarios: results,
     };
     const md = renderMarkdown(result);

@@ -18,17 +18,20 @@ export function cliCommand(mode: CliMode): string[] {
   return [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
 }
 
-/** VmRSS and VmHWM of a process in bytes (0 when it is gone). */
-export function processMemory(pid: number): { rss: number; hwm: number } {
+/**
+ * VmRSS and VmHWM of a process in bytes (0 when it is gone), and the part of the RSS that is pages of
+ * mapped files (RssFile: e.g. the memory-mapped vector index, clean and reclaimable by the kernel).
+ */
+export function processMemory(pid: number): { rss: number; hwm: number; fileBacked: number } {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string): number => {
       const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status);
       return m ? Number(m[1]) * 1024 : 0;
     };
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM'), fileBacked: kb('RssFile') };
   } catch {
-    return { rss: 0, hwm: 0 };
+    return { rss: 0, hwm: 0, fileBacked: 0 };
   }
 }
 

@@ -32,7 +32,10 @@ export interface BenchResult {
   server: {
     startupMs: number;
     rssAfterWarmupBytes: number;
+    /** Of the RSS, pages of memory-mapped files (the vector index): clean, shared, reclaimable. */
+    fileBackedAfterWarmupBytes?: number;
     rssAfterRunBytes: number;
+    fileBackedAfterRunBytes?: number;
     peakRssBytes: number;
   };
   scenarios: Array<RunStats & { scenario: string; description: string }>;
@@ -64,7 +67,7 @@ export function renderMarkdown(r: BenchResult): string {
     `Peak RSS while loading: ${mib(r.load.peakRssBytes)} (largest process; whole process tree ${mib(r.load.peakTreeRssBytes)}). Store on disk: ${mib(r.load.storeBytes)} (release directory ${mib(r.load.releaseDirBytes)}).`,
   );
   lines.push('');
-  lines.push(`**Serving** (\`omopterm serve\`, HTTPS on loopback, autocannon in the same machine): server RSS after warm-up ${mib(r.server.rssAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
+  lines.push(`**Serving** (\`omopterm serve\`, HTTPS on loopback, autocannon in the same machine): server RSS after warm-up ${mib(r.server.rssAfterWarmupBytes)}${mappedPart(r.server.fileBackedAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)}${mappedPart(r.server.fileBackedAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
   lines.push('');
   lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | samples | errors |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -74,4 +77,9 @@ export function renderMarkdown(r: BenchResult): string {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** ", of which N MiB mapped files" when the figure was recorded (older result files lack it). */
+function mappedPart(bytes: number | undefined): string {
+  return bytes === undefined ? '' : ` (of which ${mib(bytes)} pages of mapped files)`;
 }

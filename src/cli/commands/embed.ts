@@ -40,7 +40,8 @@ const HELP_AFTER = `
 Semantic search (/v1/search/semantic, /v1/search/similar, …) compares a query's vector with vectors
 computed per release. \`omopterm load\` computes them by default; run this command after
 \`load --skip-embeddings\`, or to switch a release to another provider. The texts embedded are the
-names and synonyms of the release's valid standard and classification concepts.
+names and synonyms of the release's valid standard and classification concepts; the index holds
+one vector per concept (the mean of its texts' vectors).
 
 Providers:
   (default)               built in, nothing downloaded: the release's own word statistics and the
@@ -54,9 +55,9 @@ searches vectors built by that same provider; other releases answer 503 semantic
 
 The new vectors are written beside the release and published atomically: a running server keeps
 searching the previous ones until the new ones are complete, then switches within seconds. A
-failed or interrupted (Ctrl-C) run leaves the previous vectors in place. At full scale (5.4M
-names and synonyms) the default provider takes several minutes; progress goes to stderr, the
-summary to stdout.
+failed or interrupted (Ctrl-C) run leaves the previous vectors in place. At full scale (4.9M
+names and synonyms of 3.2M concepts) the default provider takes about 9 minutes; progress goes to
+stderr, the summary to stdout.
 
 Examples:
   omopterm embed --release 2025.2
