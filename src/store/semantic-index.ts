@@ -30,8 +30,7 @@ export interface SemanticEntry {
 }
 
 export interface SemanticNeighbour {
-  /** The key of the concept's name entry. */
-  key: number;
+  conceptId: number;
   /** 1 − cosine distance to the concept's mean vector, clamped to 0..1. */
   similarity: number;
 }
@@ -40,10 +39,8 @@ export interface SemanticIndex {
   readonly meta: SemanticIndexMeta;
   /** State the provider stored with the vectors (the default provider's release lexicon), or null. */
   providerState(): Uint8Array | null;
-  /** The k nearest concepts to a unit vector (by their name entry's key), best first. */
+  /** The k nearest concepts to a unit vector, best first. */
   nearest(vector: Float32Array, k: number): SemanticNeighbour[];
-  /** Entries by key (unknown keys are skipped), in no particular order. */
-  entries(keys: readonly number[]): SemanticEntry[];
   /** Every entry (name and synonyms) of these concepts. */
   entriesOfConcepts(conceptIds: readonly number[]): SemanticEntry[];
   close(): void;

@@ -3,9 +3,10 @@
  * compute their expected counts from the source rows, independently of the loader and the store.
  */
 import { parse } from 'csv-parse/sync';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 export const DEMO_VOCABULARY_DIR = fileURLToPath(new URL('../../examples/demo-vocabulary/', import.meta.url));
 /** ../shared/vocab/eunomia-gibleed-2019 (comma CSV, ISO dates, real Athena rows). */
@@ -25,7 +26,7 @@ export interface SourceConcept {
   invalid_reason: string | null;
 }
 
-const isoDate = (value: string) => (/^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : value);
+export const isoDate = (value: string) => (/^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : value);
 
 /**
  * The CONCEPT rows, one per concept_id: a repeated id (eunomia-gibleed-2019 has 40213200 twice) is
@@ -48,11 +49,14 @@ export function readSourceConcepts(dir: string): SourceConcept[] {
   }));
 }
 
-/** Reads a reference table (DOMAIN, CONCEPT_CLASS, VOCABULARY) as records of strings. */
+/** Reads a table file (e.g. `DOMAIN.csv`, or its `.gz` when only that exists) as records of strings. */
 export function readSourceTable(dir: string, file: string): Array<Record<string, string>> {
-  const text = readFileSync(join(dir, file), 'utf8');
+  const plain = join(dir, file);
+  const text = existsSync(plain) ? readFileSync(plain, 'utf8') : gunzipSync(readFileSync(`${plain}.gz`)).toString('utf8');
   const delimiter = text.slice(0, text.indexOf('\n')).includes('\t') ? '\t' : ',';
-  return parse(text, { columns: true, delimiter, quote: delimiter === '\t' ? false : '"', skip_empty_lines: true }) as Array<Record<string, string>>;
+  return parse(text, { columns: true, delimiter, quote: delimiter === '\t' ? false : '"', skip_empty_lines: true, relax_column_count: true }) as Array<
+    Record<string, string>
+  >;
 }
 
 /** Vocabularies a key without CPT4 validation may see (spec Authentication 5). */

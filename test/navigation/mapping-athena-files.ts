@@ -3,25 +3,13 @@
  * directly (TAB or comma dialect, plain or gzipped), so that the mapping tests compute what they
  * expect from the files, independently of the loader and the store.
  */
-import { parse } from 'csv-parse/sync';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { DEMO_VOCABULARY_DIR, isoDate, readSourceConcepts, readSourceTable, type SourceConcept } from '../metadata/concept-file.js';
 
-export const DEMO_DIR = fileURLToPath(new URL('../../examples/demo-vocabulary/', import.meta.url));
+export const DEMO_DIR = DEMO_VOCABULARY_DIR;
 export const SHARED_VOCAB = fileURLToPath(new URL('../../../shared/vocab/', import.meta.url));
 
-export interface FileConcept {
-  concept_id: number;
-  concept_name: string;
-  domain_id: string;
-  vocabulary_id: string;
-  concept_class_id: string;
-  standard_concept: string | null;
-  concept_code: string;
-  invalid_reason: string | null;
-}
+export type FileConcept = SourceConcept;
 
 export interface FileRelationship {
   concept_id_1: number;
@@ -48,32 +36,9 @@ export interface AthenaFiles {
   ancestors: FileAncestor[];
 }
 
-const isoDate = (value: string) => (/^\d{8}$/.test(value) ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}` : value);
-
-function readTable(dir: string, name: string): Array<Record<string, string>> {
-  const plain = join(dir, `${name}.csv`);
-  const text = existsSync(plain) ? readFileSync(plain, 'utf8') : gunzipSync(readFileSync(`${plain}.gz`)).toString('utf8');
-  const delimiter = text.slice(0, text.indexOf('\n')).includes('\t') ? '\t' : ',';
-  return parse(text, { columns: true, delimiter, quote: delimiter === '\t' ? false : '"', skip_empty_lines: true, relax_column_count: true });
-}
-
 export function readAthenaFiles(dir: string): AthenaFiles {
-  const concepts = new Map<number, FileConcept>();
-  for (const r of readTable(dir, 'CONCEPT')) {
-    const id = Number(r.concept_id);
-    if (concepts.has(id)) continue; // the loader keeps the first of a duplicate id
-    concepts.set(id, {
-      concept_id: id,
-      concept_name: r.concept_name!,
-      domain_id: r.domain_id!,
-      vocabulary_id: r.vocabulary_id!,
-      concept_class_id: r.concept_class_id!,
-      standard_concept: r.standard_concept || null,
-      concept_code: r.concept_code!,
-      invalid_reason: r.invalid_reason || null,
-    });
-  }
-  const relationships = readTable(dir, 'CONCEPT_RELATIONSHIP').map((r) => ({
+  const concepts = new Map<number, FileConcept>(readSourceConcepts(dir).map((c) => [c.concept_id, c]));
+  const relationships = readSourceTable(dir, 'CONCEPT_RELATIONSHIP.csv').map((r) => ({
     concept_id_1: Number(r.concept_id_1),
     concept_id_2: Number(r.concept_id_2),
     relationship_id: r.relationship_id!,
@@ -81,7 +46,7 @@ export function readAthenaFiles(dir: string): AthenaFiles {
     valid_end_date: isoDate(r.valid_end_date!),
     invalid_reason: r.invalid_reason || null,
   }));
-  const ancestors = readTable(dir, 'CONCEPT_ANCESTOR').map((r) => ({
+  const ancestors = readSourceTable(dir, 'CONCEPT_ANCESTOR.csv').map((r) => ({
     ancestor: Number(r.ancestor_concept_id),
     descendant: Number(r.descendant_concept_id),
     min: Number(r.min_levels_of_separation),

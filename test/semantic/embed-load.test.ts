@@ -18,6 +18,7 @@ import { runCli } from '../helpers/cli.js';
 import { TINY_MODEL_DIMENSION, writeTinyEmbeddingModel } from '../helpers/tiny-embedding-model.js';
 import { DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts, readSourceTable } from '../metadata/concept-file.js';
 import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
+import { storedEntries } from '../helpers/stored-entries.js';
 import { unitMean } from '../helpers/unit-mean.js';
 
 const dirs: string[] = [];
@@ -62,17 +63,17 @@ describe.each([
     }
   });
 
-  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean (as many neighbours as semantic search reads first) returns the concept's name entry, similarity 1", async () => {
+  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean (as many neighbours as semantic search reads first) returns the concept, similarity 1", async () => {
     const index = openSqliteSemanticIndex(result.embedding!.files);
     try {
       const provider = createLexiconProvider(decodeLexicon(index.providerState()!));
-      const names = index.entries(Array.from({ length: index.meta.entryCount }, (_, i) => i)).filter((e) => !e.is_synonym);
+      const names = storedEntries(result.embedding!.files.entriesPath).filter((e) => !e.is_synonym);
       expect(names).toHaveLength(index.meta.conceptCount);
       const sample = Array.from({ length: 25 }, (_, i) => names[Math.floor((i * names.length) / 25)]!);
       for (const name of sample) {
         const texts = index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
         const found = index.nearest(unitMean(await provider.embed(texts)), CANDIDATE_K_START);
-        const self = found.find((n) => n.key === name.key);
+        const self = found.find((n) => n.conceptId === name.concept_id);
         expect(self, name.text).toBeDefined();
         expect(self!.similarity).toBeGreaterThan(0.98);
         expect(found[0]!.similarity).toBeGreaterThan(0.98);
@@ -85,7 +86,7 @@ describe.each([
   it("every entry of a concept is found through entriesOfConcepts, and only that concept's", () => {
     const index = openSqliteSemanticIndex(result.embedding!.files);
     try {
-      const all = index.entries(Array.from({ length: index.meta.entryCount }, (_, i) => i));
+      const all = storedEntries(result.embedding!.files.entriesPath);
       expect(all).toHaveLength(index.meta.entryCount);
       const withSynonyms = all.find((e) => e.is_synonym)!.concept_id;
       const ofConcept = index.entriesOfConcepts([withSynonyms]);

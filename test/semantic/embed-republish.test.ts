@@ -16,7 +16,11 @@ import type { OpenRelease } from '../../src/store/release-registry.js';
 import { readCurrentEmbedding, semanticDir } from '../../src/store/semantic-dir.js';
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
 import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
+import { storedEntries } from '../helpers/stored-entries.js';
 import { unitMean } from '../helpers/unit-mean.js';
+
+/** A demo-vocabulary concept with synonyms (SNOMED 22298006). */
+const MYOCARDIAL_INFARCTION = 4329847;
 import { DEMO_VOCABULARY_DIR } from '../metadata/concept-file.js';
 
 let dataDir: string;
@@ -42,9 +46,10 @@ const tempDirs = () => readdirSync(semanticDir(loaded.releaseDir)).filter((n) =>
 
 async function searchWorks(lookup: SemanticIndexLookup): Promise<void> {
   if (!lookup.ok) throw new Error(lookup.message);
-  const [entry] = lookup.index.entries([0]);
-  const [vector] = await lookup.provider.embed([entry!.text]);
-  expect(lookup.index.nearest(vector!, CANDIDATE_K_START).map((n) => n.key)).toContain(0);
+  const texts = lookup.index.entriesOfConcepts([MYOCARDIAL_INFARCTION]).map((e) => e.text);
+  expect(texts.length).toBeGreaterThan(0);
+  const found = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START);
+  expect(found.map((n) => n.conceptId)).toContain(MYOCARDIAL_INFARCTION);
 }
 
 describe('re-embedding a served release', () => {
@@ -89,10 +94,10 @@ describe('re-embedding a served release', () => {
     const lookup = await registry.get(release);
     expect(embeddingIdOf(lookup)).toBe(result.embeddingId);
     if (!lookup.ok) throw new Error(lookup.message);
-    const names = lookup.index.entries(Array.from({ length: result.entryCount }, (_, i) => i)).filter((e) => !e.is_synonym);
+    const names = storedEntries(result.files.entriesPath).filter((e) => !e.is_synonym);
     for (const name of names.filter((_, i) => i % 10 === 0)) {
       const texts = lookup.index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
-      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START).find((n) => n.key === name.key);
+      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START).find((n) => n.conceptId === name.concept_id);
       expect(self?.similarity, name.text).toBeGreaterThan(0.98);
     }
   });

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { LEXICON_PROVIDER_ID } from '../../src/services/semantic/embedding-provider.js';
@@ -17,6 +17,9 @@ import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { TINY_MODEL_DIMENSION, writeTinyEmbeddingModel } from '../helpers/tiny-embedding-model.js';
 import { DEMO_VOCABULARY_DIR } from '../metadata/concept-file.js';
+
+/** A demo-vocabulary concept (SNOMED 22298006). */
+const MYOCARDIAL_INFARCTION = 4329847;
 
 let dataDir: string;
 let modelDir: string;
@@ -92,7 +95,8 @@ describe('SemanticIndexRegistry', () => {
     if (found.ok) return;
     expect(found.status).toBe(503);
     expect(found.message).toContain('vectors of release 2025.1 were built by omopterm-lexicon/1 (dim 128); this server embeds queries with local-model/tiny-bert@');
-    expect(found.message).toContain(`run \`omopterm embed --release 2025.1 --embedding-model ${modelDir}\` or start the server without --embedding-model`);
+    expect(found.message).toContain(`run \`omopterm embed --release 2025.1 --embedding-model …/${basename(modelDir)}\` or start the server without --embedding-model`);
+    expect(found.message).not.toContain(modelDir); // a client never learns the server's paths
   });
 
   it('a release without vectors is a 503 that names the command', async () => {
@@ -115,7 +119,7 @@ describe('SemanticIndexRegistry', () => {
     expect(opened).toHaveLength(1);
     r.retain([releases.get('2025.2')!.build]);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(() => opened[0]!.entries([0])).toThrow(/not open/);
+    expect(() => opened[0]!.entriesOfConcepts([MYOCARDIAL_INFARCTION])).toThrow(/not open/);
     const c = await r.get(release);
     expect(c).not.toBe(a);
     expect(opened).toHaveLength(2);
@@ -129,9 +133,9 @@ describe('SemanticIndexRegistry', () => {
     rmSync(release.build.dir, { recursive: true, force: true }); // as `load --replace` does once the new build is published
     const after = await r.get(release);
     expect(after).toBe(before);
-    const [entry] = before.index.entries([0]);
+    const [entry] = before.index.entriesOfConcepts([MYOCARDIAL_INFARCTION]).filter((e) => !e.is_synonym);
     const [vector] = await before.provider.embed([entry!.text]);
-    expect(before.index.nearest(vector!, 5).map((n) => n.key)).toContain(0);
+    expect(before.index.nearest(vector!, 5).map((n) => n.conceptId)).toContain(MYOCARDIAL_INFARCTION);
   });
 
   it('a server whose model directory is unusable does not start', async () => {

@@ -66,21 +66,25 @@ export class InMemorySemanticIndex implements SemanticIndex {
     return null;
   }
 
+  /** Like the real index: one vector per concept, the normalised mean of its texts' vectors, brute force. */
   nearest(vector: Float32Array, k: number): SemanticNeighbour[] {
     this.calls.nearest++;
     this.calls.largestK = Math.max(this.calls.largestK, k);
-    return this.vectors
-      .map((v, key) => {
+    const sums = new Map<number, Float32Array>();
+    this.rows.forEach((row, key) => {
+      const sum = sums.get(row.concept_id) ?? new Float32Array(vector.length);
+      this.vectors[key]!.forEach((x, i) => (sum[i]! += x));
+      sums.set(row.concept_id, sum);
+    });
+    return [...sums]
+      .map(([conceptId, sum]) => {
+        const norm = Math.hypot(...sum) || 1;
         let dot = 0;
-        for (let i = 0; i < v.length; i++) dot += v[i]! * vector[i]!;
-        return { key, similarity: Math.min(1, Math.max(0, dot)) };
+        for (let i = 0; i < sum.length; i++) dot += (sum[i]! / norm) * vector[i]!;
+        return { conceptId, similarity: Math.min(1, Math.max(0, dot)) };
       })
-      .sort((a, b) => b.similarity - a.similarity || a.key - b.key)
+      .sort((a, b) => b.similarity - a.similarity || a.conceptId - b.conceptId)
       .slice(0, k);
-  }
-
-  entries(keys: readonly number[]): SemanticEntry[] {
-    return keys.filter((k) => k >= 0 && k < this.rows.length).map((k) => this.rows[k]!);
   }
 
   entriesOfConcepts(conceptIds: readonly number[]): SemanticEntry[] {

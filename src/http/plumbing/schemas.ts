@@ -62,6 +62,20 @@ export const STANDARD_ERRORS = {
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * The list fields of a concept (src/services/concepts/concept-brief.ts ConceptBrief), in that order:
+ * the base of every schema of a concept listed beside other data (related concepts, semantic results).
+ */
+export const ConceptBriefFields = {
+  concept_id: Type.Integer(),
+  concept_name: Type.String(),
+  concept_code: Type.String(),
+  vocabulary_id: Type.String(),
+  domain_id: Type.String(),
+  concept_class_id: Type.String(),
+  standard_concept: Nullable(Type.String()),
+};
+
 export const ConceptSchema = Type.Object(
   {
     concept_id: Type.Integer(),

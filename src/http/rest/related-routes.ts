@@ -27,7 +27,7 @@ import { SCORING_DESCRIPTION } from '../../services/related/relationship-scoring
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
-import { ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
+import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 /** The traversal budgets in words, for the descriptions of every route that walks the graph. */
 export const TRAVERSAL_BUDGET_DESCRIPTION =
@@ -44,16 +44,7 @@ export const ScoredFields = {
   relationship_distance: Type.Integer({ minimum: 1 }),
 };
 
-export const RelatedConceptSchema = Type.Object({
-  concept_id: Type.Integer(),
-  concept_name: Type.String(),
-  concept_code: Type.String(),
-  vocabulary_id: Type.String(),
-  domain_id: Type.String(),
-  concept_class_id: Type.String(),
-  standard_concept: Nullable(Type.String()),
-  ...ScoredFields,
-});
+export const RelatedConceptSchema = Type.Object({ ...ConceptBriefFields, ...ScoredFields });
 
 const RecommendedConceptSchema = Type.Intersect([ConceptSchema, Type.Object(ScoredFields)]);
 

@@ -39,7 +39,7 @@ import {
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
-import { Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
+import { ConceptBriefFields, Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 const SEMANTIC_ERRORS = { ...STANDARD_ERRORS, 503: ErrorEnvelope };
 
@@ -56,13 +56,7 @@ const HOW_IT_WORKS =
 
 const SemanticResultSchema = Type.Object(
   {
-    concept_id: Type.Integer(),
-    concept_name: Type.String(),
-    domain_id: Type.String(),
-    vocabulary_id: Type.String(),
-    concept_class_id: Type.String(),
-    standard_concept: Nullable(Type.String()),
-    concept_code: Type.String(),
+    ...ConceptBriefFields,
     similarity_score: Type.Number({ minimum: 0, maximum: 1 }),
     matched_text: Type.String(),
   },

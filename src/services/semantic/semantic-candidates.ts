@@ -99,8 +99,7 @@ export async function candidateConcepts(ctx: SemanticContext, request: Candidate
 
   for (let k = CANDIDATE_K_START; ; k = Math.min(CANDIDATE_K_CAP, k * 4)) {
     const neighbours = ctx.index.nearest(queryVector!, k);
-    const entries = ctx.index.entries(neighbours.map((n) => n.key));
-    const fresh = [...new Set(entries.map((e) => e.concept_id))].filter((id) => !seen.has(id));
+    const fresh = neighbours.map((n) => n.conceptId).filter((id) => !seen.has(id));
     for (const id of fresh) seen.add(id);
     consider(ctx.store.concepts.byIds(fresh));
     const indexExhausted = neighbours.length < k;
@@ -168,10 +167,15 @@ export function semanticScorer(provider: EmbeddingProvider, query: string, candi
     const similarity = provider.similarity.bind(provider);
     return (texts) => similarity(query, texts).map(clampScore);
   }
+  return rememberingScorer(async (texts) => (await provider.embed(texts)).map((v) => clampScore(cosine(candidates.queryVector, v))));
+}
+
+/** A scorer that scores each distinct text once and answers repeated texts from memory. */
+export function rememberingScorer(scorer: TextScorer): TextScorer {
   const known = new Map<string, number>();
   return async (texts) => {
     const missing = [...new Set(texts.filter((t) => !known.has(t)))];
-    if (missing.length) (await provider.embed(missing)).forEach((v, i) => known.set(missing[i]!, clampScore(cosine(candidates.queryVector, v))));
+    if (missing.length) (await scorer(missing)).forEach((score, i) => known.set(missing[i]!, score));
     return texts.map((t) => known.get(t)!);
   };
 }

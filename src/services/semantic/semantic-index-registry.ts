@@ -14,6 +14,7 @@
  * running on it finish first), as are the indexes of builds the release registry retires.
  */
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { ReleaseBuild } from '../../store/data-dir.js';
 import type { OpenRelease } from '../../store/release-registry.js';
 import { publishedEmbeddingFiles, readCurrentEmbedding, type CurrentEmbedding, type EmbeddingFiles } from '../../store/semantic-dir.js';
@@ -122,8 +123,9 @@ export class SemanticIndexRegistry {
     try {
       index = this.options.openIndex(publishedEmbeddingFiles(release.build.dir, current.embeddingId));
     } catch (err) {
-      const message = `the vectors of release ${release.label} cannot be opened (${(err as Error).message}): run ${this.embedCommand(release.label)}`;
-      this.options.onNotice?.(message);
+      // the cause names files of the server: the operator's log gets it, the client only what to run
+      const message = `the vectors of release ${release.label} cannot be opened: run ${this.embedCommand(release.label)}`;
+      this.options.onNotice?.(`${message} (${(err as Error).message})`);
       return this.unavailable(message);
     }
     if (this.modelProvider) return { ok: true, index, provider: this.modelProvider, idf: null };
@@ -157,10 +159,13 @@ export class SemanticIndexRegistry {
     );
   }
 
-  /** The command that embeds a release with this server's provider. */
+  /**
+   * The command that embeds a release with this server's provider. Clients read it too, so a model
+   * directory is named by its last part only, never by the server's path.
+   */
   private embedCommand(label: string): string {
     const choice = this.options.choice;
-    return `\`omopterm embed --release ${label}${choice.kind === 'local-model' ? ` --embedding-model ${choice.modelDir}` : ''}\``;
+    return `\`omopterm embed --release ${label}${choice.kind === 'local-model' ? ` --embedding-model …/${basename(choice.modelDir)}` : ''}\``;
   }
 
   private unavailable(message: string): SemanticIndexLookup {

@@ -17,6 +17,7 @@ import type { SearchFilters } from '../search/search-filters.js';
 import {
   candidateConcepts,
   conceptTexts,
+  rememberingScorer,
   roundScore,
   semanticScorer,
   scoreConcepts,
@@ -112,8 +113,9 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
   });
 
   const concepts = candidates.concepts;
-  const meaning = semanticScorer(ctx.provider, source.text, candidates);
-  const words: TextScorer = (texts) => ctx.lexical(source.text, texts);
+  // remembered: the scores and explanations below ask again for the texts that matched
+  const meaning = rememberingScorer(semanticScorer(ctx.provider, source.text, candidates));
+  const words = rememberingScorer((texts) => ctx.lexical(source.text, texts));
   const hybrid: TextScorer = async (texts) => {
     const [s, l] = [await meaning(texts), await words(texts)];
     return s.map((v, i) => HYBRID_SEMANTIC_WEIGHT * v + HYBRID_LEXICAL_WEIGHT * l[i]!);

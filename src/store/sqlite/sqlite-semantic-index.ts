@@ -34,11 +34,11 @@ export const SEMANTIC_ENTRIES_INDEX_DDL = 'CREATE INDEX entries_by_concept ON en
 export type SemanticMetaKey = 'provider' | 'dimension' | 'entry_count' | 'concept_count' | 'built_at' | 'embedding_id' | 'format' | 'provider_state';
 
 /**
- * Layout of an embedding set, recorded in its meta (`format`): 2 = one vector per concept (the mean
- * of its texts' vectors) under its name entry's key. A set of another format is refused with an
- * "embed the release again" message, never misread.
+ * Layout of an embedding set, recorded in its meta (`format`): 3 = one vector per concept (the mean
+ * of its texts' vectors) whose usearch key is the concept_id. A set of another format is refused
+ * with an "embed the release again" message, never misread.
  */
-export const SEMANTIC_FORMAT_VERSION = 2;
+export const SEMANTIC_FORMAT_VERSION = 3;
 
 // The CommonJS build: the ESM build finds its native addon from a stack trace, which fails under
 // some loaders (a `node -e` import recurses to a stack overflow); the CJS build uses __dirname.
@@ -104,7 +104,6 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
       throw new Error(`${files.vectorsPath} holds ${vectors.size()} vectors, its entries file ${meta.conceptCount} concepts: embed the release again`);
     }
 
-    const byKeys = db.prepare('SELECT key, concept_id, text, is_synonym FROM entries WHERE key IN (SELECT value FROM json_each(?))');
     const byConcepts = db.prepare(
       'SELECT key, concept_id, text, is_synonym FROM entries WHERE concept_id IN (SELECT value FROM json_each(?)) ORDER BY concept_id, key',
     );
@@ -118,11 +117,10 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
         const found = vectors.search(vector, Math.min(Math.ceil(k), meta.conceptCount), 1);
         const out: SemanticNeighbour[] = [];
         for (let i = 0; i < found.keys.length; i++) {
-          out.push({ key: Number(found.keys[i]), similarity: Math.min(1, Math.max(0, 1 - found.distances[i]!)) });
+          out.push({ conceptId: Number(found.keys[i]), similarity: Math.min(1, Math.max(0, 1 - found.distances[i]!)) });
         }
         return out;
       },
-      entries: (keys) => (keys.length ? (byKeys.all(JSON.stringify(keys)) as EntryRow[]).map(toEntry) : []),
       entriesOfConcepts: (conceptIds) => (conceptIds.length ? (byConcepts.all(JSON.stringify(conceptIds)) as EntryRow[]).map(toEntry) : []),
       close: () => {
         if (db.open) db.close();
