@@ -2,8 +2,9 @@
  * Writes one embedding set into its temp dir (src/store/semantic-dir.ts), in the format
  * src/store/sqlite/sqlite-semantic-index.ts reads: entries first (keys 0, 1, 2, … in insertion
  * order, a concept's name then its synonyms), then their vectors batch by batch, then meta, then
- * one save. The HNSW index holds ONE vector per concept, keyed by its concept_id: the normalised
- * mean of the unit vectors of its name and synonyms (int8-quantised). One vector per
+ * one save. The HNSW index holds ONE vector per concept, under the key of its name entry (dense keys
+ * build faster than concept ids: see SEMANTIC_FORMAT_VERSION): the normalised mean of the unit
+ * vectors of its name and synonyms (int8-quantised). One vector per
  * text would make the index a third larger at full scale (4.9M texts against 3.2M concepts): more
  * build time, and a vector file whose mapped pages would take the server past its memory budget.
  * The exact scores clients see are computed per text afterwards (semantic-candidates.ts), so the
@@ -36,10 +37,10 @@ export class EmbeddingSetWriter {
   private lastConcept = Number.NaN;
   private pendingInTransaction = 0;
   private vectors: ReturnType<typeof createVectorIndex> | null = null;
-  /** The concept_id of each entry, by key (entries of one concept have consecutive keys). */
-  private conceptOfKey = new Float64Array(1 << 16);
-  /** The concept whose vectors are being summed, and the sum. */
-  private openConcept = -1;
+  /** 1 for the first entry (the name) of each concept, by key (a concept's entries have consecutive keys). */
+  private firstOfConcept = new Uint8Array(1 << 16);
+  /** The concept whose vectors are being summed: its name entry's key, and the sum. */
+  private openKey = -1;
   private openSum: Float64Array | null = null;
 
   constructor(private readonly files: EmbeddingFiles) {
@@ -58,13 +59,13 @@ export class EmbeddingSetWriter {
     if (entry.conceptId !== this.lastConcept) {
       this.lastConcept = entry.conceptId;
       this.conceptCount++;
+      if (key >= this.firstOfConcept.length) {
+        const grown = new Uint8Array(this.firstOfConcept.length * 2);
+        grown.set(this.firstOfConcept);
+        this.firstOfConcept = grown;
+      }
+      this.firstOfConcept[key] = 1;
     }
-    if (key >= this.conceptOfKey.length) {
-      const grown = new Float64Array(this.conceptOfKey.length * 2);
-      grown.set(this.conceptOfKey);
-      this.conceptOfKey = grown;
-    }
-    this.conceptOfKey[key] = entry.conceptId;
     this.insertEntry.run(key, entry.conceptId, entry.text, entry.isSynonym ? 1 : 0);
     if (++this.pendingInTransaction >= ENTRIES_PER_TRANSACTION) {
       this.db.exec('COMMIT; BEGIN');
@@ -94,12 +95,12 @@ export class EmbeddingSetWriter {
     const count = matrix.length / dimension;
     if (count === 0) return;
     this.vectors ??= createVectorIndex(dimension);
-    const done: Array<{ conceptId: number; vector: Float32Array }> = [];
+    const done: Array<{ key: number; vector: Float32Array }> = [];
     for (let i = 0; i < count; i++) {
-      const conceptId = this.conceptOfKey[firstKey + i]!;
-      if (conceptId !== this.openConcept || !this.openSum) {
-        if (this.openSum) done.push({ conceptId: this.openConcept, vector: unitVector(this.openSum) });
-        this.openConcept = conceptId;
+      const key = firstKey + i;
+      if (this.firstOfConcept[key] === 1) {
+        if (this.openSum) done.push({ key: this.openKey, vector: unitVector(this.openSum) });
+        this.openKey = key;
         this.openSum = new Float64Array(dimension);
       }
       const sum = this.openSum!;
@@ -108,12 +109,12 @@ export class EmbeddingSetWriter {
     this.addConceptVectors(done, dimension);
   }
 
-  private addConceptVectors(done: ReadonlyArray<{ conceptId: number; vector: Float32Array }>, dimension: number): void {
+  private addConceptVectors(done: ReadonlyArray<{ key: number; vector: Float32Array }>, dimension: number): void {
     if (done.length === 0) return;
     const keys = new BigUint64Array(done.length);
     const matrix = new Float32Array(done.length * dimension);
     done.forEach((c, i) => {
-      keys[i] = BigInt(c.conceptId);
+      keys[i] = BigInt(c.key);
       matrix.set(c.vector, i * dimension);
     });
     this.vectors!.add(keys, matrix, INSERT_THREADS);
@@ -121,7 +122,7 @@ export class EmbeddingSetWriter {
 
   /** Writes meta and the vector file, and closes. */
   finish(meta: SemanticIndexMeta, providerState: Uint8Array | null): void {
-    if (this.openSum) this.addConceptVectors([{ conceptId: this.openConcept, vector: unitVector(this.openSum) }], meta.dimension);
+    if (this.openSum) this.addConceptVectors([{ key: this.openKey, vector: unitVector(this.openSum) }], meta.dimension);
     this.openSum = null;
     const vectors = this.vectors ?? createVectorIndex(meta.dimension);
     if (vectors.size() !== meta.conceptCount) throw new Error(`${vectors.size()} vectors for ${meta.conceptCount} concepts`);
