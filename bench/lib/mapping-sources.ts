@@ -11,3 +11,25 @@ export function mappedNonStandardConcepts(ctx: BenchContext, n: number): number[
     )
     .map((r) => r.concept_id);
 }
+
+/** A coding of a concept the way a FHIR client sends it: its vocabulary's system URI and code when there is one, else vocabulary_id and code. */
+export interface BenchCoding {
+  system?: string;
+  vocabulary_id?: string;
+  code: string;
+}
+
+/**
+ * Up to `n` codings of random concepts for the resolver scenarios: half non-standard concepts with
+ * a 'Maps to' row (resolved `mapped`), half any concept of the release (mostly `direct`).
+ */
+export function resolverCodings(ctx: BenchContext, n: number, systemFor: (vocabularyId: string) => string | undefined): BenchCoding[] {
+  const mapped = mappedNonStandardConcepts(ctx, Math.ceil(n / 2));
+  const any = ctx.sample<{ concept_id: number }>("SELECT concept_id FROM concept WHERE concept_code <> 'OMOP generated'", Math.floor(n / 2)).map((r) => r.concept_id);
+  const lookup = ctx.store.prepare('SELECT vocabulary_id, concept_code FROM concept WHERE concept_id = ?');
+  return [...mapped, ...any].map((id, i) => {
+    const row = lookup.get(id) as { vocabulary_id: string; concept_code: string };
+    const system = i % 2 === 0 ? systemFor(row.vocabulary_id) : undefined;
+    return system ? { system, code: row.concept_code } : { vocabulary_id: row.vocabulary_id, code: row.concept_code };
+  });
+}

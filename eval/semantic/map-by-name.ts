@@ -17,10 +17,14 @@
  * concept of a vocabulary that only appears on the source side (SPL, ATC, ICD10CM, …), and minus
  * distractors that copy a target's vocabulary and words (older releases' versions of the same
  * concept). A query's text and its targets are counted once however many source rows share them.
+ * Each query carries the FHIR resource type that records its target's domain (RESOURCE_TYPE_OF_DOMAIN in src/services/fhir-resolver/cdm-target.ts),
+ * what a FHIR client sends to the resolver with the display.
  */
 import { mergeAthenaTables, ROW_KEYS, unionRows, type AthenaRow, type AthenaTables } from './athena-tables.js';
 import { isIndexedConcept, sameWording } from './indexed-concepts.js';
 import type { SharedDatasets } from './shared-datasets.js';
+import { RESOURCE_TYPE_OF_DOMAIN } from '../../src/services/fhir-resolver/cdm-target.js';
+import type { ResourceType } from '../../src/services/fhir-resolver/resolution.js';
 import { indexText } from '../../src/services/search/text-normalization.js';
 
 export type MapPairSource = 'tutorial-map' | 'maps-to';
@@ -43,6 +47,8 @@ export interface MapQuery {
   ambiguous: boolean;
   /** The target's name has numbers (a strength) and the query names none of them ("ALLERGY MEDICINE - diphenhydramine hcl tablet"); true whenever `ambiguous` is. */
   strengthMissing: boolean;
+  /** The resource that records the first of the targets whose domain has one; undefined when none has. */
+  resourceType?: ResourceType;
 }
 
 export interface MapByName {
@@ -177,6 +183,7 @@ export function buildMapByName(datasets: SharedDatasets): MapByName {
         (n) => (wordings.get(indexText(n)) ?? 0) >= 2 || (missesStrength(group.text, n) && (strengthless.get(strengthlessKey(n)) ?? 0) >= 2),
       ),
       strengthMissing: targetNames.every((n) => missesStrength(group.text, n)),
+      resourceType: targets.map((id) => RESOURCE_TYPE_OF_DOMAIN[candidates.get(id)!.domain_id!]).find((t) => t !== undefined),
     });
   }
   return {

@@ -3,12 +3,15 @@
  * Kept per query so that any subset (identical names, ambiguous queries, …) can be summarised and
  * its misses explained afterwards.
  */
+import type { ResourceType } from '../../src/services/fhir-resolver/resolution.js';
 import { rankOf, summariseRanks, type RankSummary } from './metrics.js';
 import type { RankingMethod } from './ranking-methods.js';
 
 export interface EvalQuery {
   text: string;
   targets: ReadonlySet<number>;
+  /** The FHIR resource type a client would resolve the text for (read by the resolver column only). */
+  resourceType?: ResourceType;
 }
 
 export interface QueryOutcome {
@@ -34,7 +37,7 @@ export async function runQueries(
     const started = Date.now();
     const outcomes: QueryOutcome[] = [];
     for (const q of queries) {
-      const ranking = await method.rank(q.text, RANK_DEPTH);
+      const ranking = await method.rank(q.text, RANK_DEPTH, q.resourceType);
       outcomes.push({ rank: rankOf(ranking, q.targets), first: ranking[0] ?? null });
     }
     out.set(method.name, outcomes);

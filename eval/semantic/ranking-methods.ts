@@ -8,6 +8,10 @@
  * - TF-IDF: the plain lexical baseline (words + character trigrams) scored against every entry;
  * - semantic: semantic search (GET /v1/search/semantic's service);
  * - hybrid: similar concepts with algorithm hybrid for a free-text query (POST /v1/search/similar);
+ * - resolver (only with `resolver`): the FHIR resolver's display resolution (POST /v1/fhir/resolve
+ *   with a display alone and the query's resource type: src/services/fhir-resolver/display-resolution.ts),
+ *   its valid standard concepts of the resource type's expected domains, with its own threshold
+ *   (DISPLAY_MATCH_THRESHOLD: a display whose best match scores below it resolves to nothing);
  * - semantic, no …: ablations of the default provider — semantic search with the same candidates
  *   (the stored vectors' nearest neighbours and the keyword results) scored by the provider's exact
  *   similarity with one part's weight set to 0 (no GloVe vectors, no learned word equivalences);
@@ -17,6 +21,9 @@
 import type { EmbedEntry } from '../../src/importer/embed-source.js';
 import { AccessPolicy } from '../../src/services/access-policy.js';
 import { ServiceError } from '../../src/services/errors.js';
+import { expectedDomains } from '../../src/services/fhir-resolver/cdm-target.js';
+import { resolveDisplay, type DisplayResolutionContext } from '../../src/services/fhir-resolver/display-resolution.js';
+import type { ResourceType } from '../../src/services/fhir-resolver/resolution.js';
 import { searchConcepts } from '../../src/services/search/keyword-search.js';
 import type { EmbeddingProvider } from '../../src/services/semantic/embedding-provider.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
@@ -31,8 +38,11 @@ import type { EvalRelease } from './eval-release.js';
 export interface RankingMethod {
   /** Column name in the table. */
   readonly name: string;
-  /** Concept ids, best first, at most `depth`. A query the method refuses (too short, …) ranks nothing. */
-  rank(query: string, depth: number): Promise<number[]>;
+  /**
+   * Concept ids, best first, at most `depth`. A query the method refuses (too short, …) ranks nothing.
+   * `resourceType`: the FHIR resource type the text is resolved for (only the resolver reads it).
+   */
+  rank(query: string, depth: number, resourceType?: ResourceType): Promise<number[]>;
 }
 
 /** The caller every method answers: sees everything a server may serve. */
@@ -42,6 +52,7 @@ export const KEYWORD = 'keyword (E4)';
 export const TFIDF = 'TF-IDF';
 export const SEMANTIC = 'semantic';
 export const HYBRID = 'hybrid';
+export const RESOLVER = 'resolver (display + resource type)';
 
 export const EXHAUSTIVE = 'exact, every entry';
 
@@ -53,9 +64,9 @@ export const PROVIDER_ABLATIONS: ReadonlyArray<{ name: string; weights: Partial<
 
 /**
  * Every column that can run on this release (the semantic ones only when it has vectors of the
- * default provider); `exhaustive` adds the slow every-entry column.
+ * default provider); `resolver` adds the resolver column, `exhaustive` the slow every-entry column.
  */
-export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: boolean } = {}): RankingMethod[] {
+export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: boolean; resolver?: boolean } = {}): RankingMethod[] {
   const methods = [keywordMethod(release), tfidfMethod(release.entries)];
   const semantic = release.semantic;
   if (!semantic.ok) return methods;
@@ -76,6 +87,7 @@ export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: 
     ),
   );
   const provider = semantic.provider;
+  if (options.resolver) methods.push(resolverMethod({ store: ctx.store, policy: ctx.policy, semantic: ctx, lexical: ctx.lexical }));
   if (!isLexiconProvider(provider)) return methods;
   for (const ablation of PROVIDER_ABLATIONS) {
     const ablated = createLexiconProvider(provider.lexicon, { weights: ablation.weights });
@@ -102,18 +114,24 @@ function isLexiconProvider(provider: EmbeddingProvider): provider is LexiconProv
 }
 
 /** A method whose refusals of a query (400 for a too short text, …) rank nothing. */
-function refusalTolerant(name: string, rank: (query: string, depth: number) => Promise<number[]>): RankingMethod {
+function refusalTolerant(name: string, rank: RankingMethod['rank']): RankingMethod {
   return {
     name,
-    rank: async (query, depth) => {
+    rank: async (query, depth, resourceType) => {
       try {
-        return await rank(query, depth);
+        return await rank(query, depth, resourceType);
       } catch (err) {
         if (err instanceof ServiceError) return [];
         throw err;
       }
     },
   };
+}
+
+function resolverMethod(ctx: DisplayResolutionContext): RankingMethod {
+  return refusalTolerant(RESOLVER, async (query, depth, resourceType) =>
+    (await resolveDisplay(ctx, query, { domainIds: resourceType ? expectedDomains(resourceType) : undefined, limit: depth })).matches.map((m) => m.concept.concept_id),
+  );
 }
 
 function keywordMethod(release: EvalRelease): RankingMethod {

@@ -9,6 +9,7 @@
  *   1. synonym hold-out (./synonym-holdout.ts) on eunomia-gibleed-2019 and the demo vocabulary;
  *   2. map by name (./map-by-name.ts): the tutorial ETL map and the shared datasets' `Maps to` rows;
  *   3. columns (./ranking-methods.ts): keyword search (E4), the TF-IDF baseline, semantic, hybrid,
+ *      the FHIR resolver's display resolution with the target's resource type (map by name only),
  *      and ablations of the default provider.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { isIndexedConcept } from './indexed-concepts.js';
 import { buildMapByName, type MapQuery } from './map-by-name.js';
 import { explainMapMisses } from './miss-analysis.js';
 import { concatOutcomes, RANK_DEPTH, runQueries, summariseSubset, type EvalQuery, type OutcomesByMethod } from './query-outcomes.js';
-import { HYBRID, rankingMethodsFor, TFIDF } from './ranking-methods.js';
+import { HYBRID, rankingMethodsFor, RESOLVER, TFIDF } from './ranking-methods.js';
 import { formatResultsTable, formatTargetChecks, issueTargetChecks, type SubsetResult } from './results-table.js';
 import { readSharedDatasets } from './shared-datasets.js';
 import { holdOutSynonyms } from './synonym-holdout.js';
@@ -48,14 +49,15 @@ async function main(): Promise<void> {
   const datasets = await readSharedDatasets();
   const workDir = mkdtempSync(join(tmpdir(), 'omopterm-eval-semantic-'));
   const releases: EvalRelease[] = [];
-  const methodNames = new Set<string>();
-  const evaluate = async (name: string, tables: AthenaTables, queries: readonly EvalQuery[]) => {
+  /** The table's columns: the methods of the release with the most of them (every other release's are among them, in the same order). */
+  let columns: string[] = [];
+  const evaluate = async (name: string, tables: AthenaTables, queries: readonly EvalQuery[], options: { resolver?: boolean } = {}) => {
     progress(`loading release ${name} (${tables.CONCEPT?.length ?? 0} concepts)`);
     const release = await loadEvalRelease(name, tables, workDir);
     releases.push(release);
     progress(`loaded ${name} in ${release.loadSeconds.toFixed(1)} s; ${queries.length} queries`);
-    const methods = rankingMethodsFor(release, { exhaustive });
-    methods.forEach((m) => methodNames.add(m.name));
+    const methods = rankingMethodsFor(release, { exhaustive, ...options });
+    if (methods.length > columns.length) columns = methods.map((m) => m.name);
     const outcomes = await runQueries(methods, queries, (method, seconds) => progress(`${name}: ${method} in ${seconds.toFixed(1)} s`));
     return { release, outcomes };
   };
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     // 2. map by name
     const mapByName = buildMapByName(datasets);
     const mapQueries = mapByName.queries;
-    const { release: mapRelease, outcomes: mapOutcomes } = await evaluate('map-by-name', mapByName.tables, mapQueries);
+    const { release: mapRelease, outcomes: mapOutcomes } = await evaluate('map-by-name', mapByName.tables, mapQueries, { resolver: true });
     const where = (test: (q: MapQuery) => boolean) => (i: number) => test(mapQueries[i]!);
     subset('map by name: tutorial map, differing names', mapOutcomes, where((q) => q.pairSource === 'tutorial-map' && !q.identical));
     subset('map by name: tutorial map, identical names', mapOutcomes, where((q) => q.pairSource === 'tutorial-map' && q.identical));
@@ -103,12 +105,21 @@ async function main(): Promise<void> {
         `and ${mapByName.staleCopies} distractors copying a target's vocabulary and words (an older release's version); ` +
         `${mapByName.selfMappedRows} tutorial map rows mapping a concept to itself not used`,
     );
+    const resolverOutcomes = mapOutcomes.get(RESOLVER);
+    if (resolverOutcomes) {
+      const withType = mapQueries.filter((q) => q.resourceType !== undefined).length;
+      countLines.push(
+        `- ${RESOLVER}: ${withType} of the ${mapQueries.length} map-by-name queries have a resource type (their target's domain has one); ` +
+          `${resolverOutcomes.filter((o) => o.first === null).length} resolved to nothing (no match at or above the resolver's threshold)`,
+      );
+    }
 
-    const methods = [...methodNames];
     const out = [
-      formatResultsTable(results, methods),
+      formatResultsTable(results, columns),
       `recall@k: share of queries whose right concept is among the first k distinct concepts (top-1 = recall@1); MRR over the first ${RANK_DEPTH}; no threshold. ` +
-        'Every column sees the valid standard and classification concepts only (what the semantic index holds: names and synonyms); keyword search is filtered to the same.',
+        'Every column sees the valid standard and classification concepts only (what the semantic index holds: names and synonyms); keyword search is filtered to the same. ' +
+        `The ${RESOLVER} column (map by name only) resolves the text as POST /v1/fhir/resolve does a display alone with the resource type of the target's domain: ` +
+        "valid standard concepts of the resource type's expected domains first, with the resolver's own threshold (a text resolved to nothing is a miss).",
       `Candidates:\n${countLines.join('\n')}`,
       explainMapMisses(mapQueries, mapOutcomes, mapRelease.store, HYBRID),
       `Targets (issue #12):\n${formatTargetChecks(issueTargetChecks(results, { holdOut: HOLD_OUT_BOTH, differing: MAP_DIFFERING }, { hybrid: HYBRID, baseline: TFIDF }))}`,

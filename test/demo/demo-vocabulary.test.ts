@@ -129,6 +129,74 @@ describe('demo vocabulary', () => {
     expect(await searchIds('query=Positive&concept_class_ids=Answer')).toEqual([45884084]);
   });
 
+  /** `Maps to` / `Maps to value` targets of a concept, read from the loaded store. */
+  const targets = (id: number, relationship: 'Maps to' | 'Maps to value') => {
+    const s = t.server.registry.select('2025.2');
+    if (!s.ok) throw new Error('release missing');
+    return s.release.store.concepts.related(id, [relationship], 20).map((l) => l.concept.concept_id).filter((c) => c !== id).sort((a, b) => a - b);
+  };
+
+  // The target concept ids of the administrative ConceptMaps of the FHIR-to-OMOP IG (GenderClass, EncounterClass,
+  // EncounterAdmitSource, EncounterDischargeDisposition, ConditionStatusConcepts, AllergyType, IntoleranceType,
+  // ImmunizationSource, ImmunizationRoute; RaceClass, EthnicityClass and condition active/inactive of PR 23).
+  const IG_ADMINISTRATIVE_TARGETS = [
+    8507, 8532, 44814653, 8551, // GenderClass
+    9201, 9202, 262, 9203, 722455, 581476, // EncounterClass
+    38004515, 8870, 8756, 8940, 8676, 8971, 38004254, // EncounterAdmitSource
+    8536, 33007, 8546, 38004277, 32216, 32218, 32266, 8863, // EncounterDischargeDisposition
+    32906, 32902, 32907, // ConditionStatusConcepts
+    4188027, 439224, 4144450, 43530807, 4340252, 4240582, 4172024, 36684107, // AllergyType, IntoleranceType
+    32865, 32848, 32818, // ImmunizationSource
+    4156706, 4302612, 4171047, 4132161, 4142048, 4262099, // ImmunizationRoute
+    8527, 8516, 8515, 8657, 8557, 8522, 38003563, 38003564, // RaceClass, EthnicityClass
+  ];
+
+  it('holds every target concept of the IG administrative ConceptMaps', async () => {
+    for (const id of IG_ADMINISTRATIVE_TARGETS) {
+      const res = await t.request(`/v1/concepts/${id}`);
+      expect(res.status, `concept ${id}`).toBe(200);
+    }
+    // real flags kept: the IG's gender "other"/"unknown" targets are not standard
+    expect((await concept(44814653)).standard_concept).toBeNull();
+    expect((await concept(8551)).standard_concept).toBeNull();
+    expect(await concept(8870)).toMatchObject({ domain_id: 'Visit', vocabulary_id: 'CMS Place of Service', concept_code: '23', standard_concept: 'S' });
+    expect(await concept(4171047)).toMatchObject({ domain_id: 'Route', vocabulary_id: 'SNOMED' });
+    expect(await concept(32906)).toMatchObject({ domain_id: 'Condition Status', vocabulary_id: 'Condition Status' });
+  });
+
+  it.each([
+    ['00536108805', 46330548],
+    ['00363961201', 40248158],
+    ['57910040330', 45259891],
+  ])('has NDC %s (non-standard, 11 digits) mapped to ibuprofen 200 MG Oral Tablet', async (code, id) => {
+    const res = await t.request(`/v1/concepts/by-code/NDC/${code}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ concept_id: id, vocabulary_id: 'NDC', concept_class_id: '11-digit NDC', standard_concept: null });
+    expect(targets(id, 'Maps to')).toEqual([19078461]);
+  });
+
+  it('has standard CVX vaccines in the Drug domain', async () => {
+    for (const code of ['140', '141', '171', '10', '187']) {
+      const res = await t.request(`/v1/concepts/by-code/CVX/${code}`);
+      expect(res.status, code).toBe(200);
+      expect(res.body.data).toMatchObject({ vocabulary_id: 'CVX', domain_id: 'Drug', standard_concept: 'S' });
+    }
+  });
+
+  it('has a Maps to + Maps to value pair (4222295) and a one-to-many Maps to (ATC C10BX08)', () => {
+    expect(targets(4222295, 'Maps to')).toEqual([439224]);
+    expect(targets(4222295, 'Maps to value')).toEqual([1728416]);
+    expect(targets(713860, 'Maps to value')).toEqual([37311061]);
+    expect(targets(45893511, 'Maps to')).toEqual([1112807, 1545958]);
+  });
+
+  it('has non-standard concepts with no Maps to at all (for the resolver sentinel)', async () => {
+    for (const id of [45533052, 40623280]) { // an ICD10 hierarchy code, a deprecated SNOMED concept
+      expect((await concept(id)).standard_concept).toBeNull();
+      expect(targets(id, 'Maps to')).toEqual([]);
+    }
+  });
+
   it('keeps CPT4 behind the licence rule', async () => {
     const list = await t.request('/v1/vocabularies?page_size=200&include_stats=true');
     expect(list.body.data.vocabularies.map((v: { vocabulary_id: string }) => v.vocabulary_id)).not.toContain('CPT4');

@@ -46,12 +46,15 @@ const requiredBodyFields = (schema: JsonSchema | undefined) => schema?.required 
 const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
   'POST /v1/concepts/hierarchy/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'ancestors' }] },
   'POST /v1/concepts/relationships/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'related' }] },
+  'POST /v1/fhir/resolve/batch': { codings: [{ vocabulary_id: 'ICD10CM', code: 'E11.9' }] },
+  'POST /v1/fhir/resolve/codeable-concept': { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11.9' }] },
 };
 
 /** Bodies that need exactly one of a group of optional fields (said in the route's description): the member sent. */
 const ONE_OF_GROUP_MEMBER: Record<string, Record<string, unknown>> = {
   'POST /v1/concepts/map': { source_concepts: [201826] },
   'POST /v1/search/similar': { query: 'diabetes' },
+  'POST /v1/fhir/resolve': { vocabulary_id: 'ICD10CM', code: 'E11.9' },
 };
 
 /** A request with only the required parameters and body fields, optionally leaving one out. */

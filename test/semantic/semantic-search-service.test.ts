@@ -18,7 +18,6 @@ import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidat
 import { semanticBulkSearch } from '../../src/services/semantic/semantic-bulk.js';
 import { semanticSearch } from '../../src/services/semantic/semantic-search.js';
 import { HYBRID_LEXICAL_WEIGHT, HYBRID_SEMANTIC_WEIGHT, similarConcepts, type SimilarContext } from '../../src/services/semantic/similar-concepts.js';
-import { bestStandardConceptsForText } from '../../src/services/semantic/standard-concepts-for-text.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { ReleaseStore } from '../../src/store/release-store.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
@@ -174,11 +173,9 @@ describe('licence rules (Authentication 5)', () => {
     await expectServiceError(semanticSearch(withPolicy(UNVALIDATED), { query: 'cesarean', filters: { vocabularyIds: ['CPT4'] } }), 403, /CPT4/);
   });
 
-  it('similar and the resolver fallback hide CPT4 too', async () => {
+  it('similar hides CPT4 too (the resolver fallback: test/fhir-resolver/display-resolution.test.ts)', async () => {
     const similar = await similarConcepts(withPolicy(UNVALIDATED), { query: 'cesarean delivery only', similarity_threshold: 0, page_size: 1000 });
     expect(similar.similar_concepts.filter((x) => x.vocabulary_id === 'CPT4')).toEqual([]);
-    const resolved = await bestStandardConceptsForText(withPolicy(UNVALIDATED), 'cesarean delivery', { limit: 50, threshold: 0 });
-    expect(resolved.filter((m) => m.concept.vocabulary_id === 'CPT4')).toEqual([]);
     await expectServiceError(similarConcepts(withPolicy(UNVALIDATED), { concept_id: cptIds[0]! }), 403, /CPT4/);
   });
 });
@@ -253,20 +250,5 @@ describe('similar concepts', () => {
     expect(r.search_metadata.similarity_threshold).toBe(0.7);
     expect(r.similar_concepts.length).toBeLessThanOrEqual(3);
     for (const x of r.similar_concepts) expect(x.similarity_score).toBeGreaterThanOrEqual(0.7);
-  });
-});
-
-describe('best standard concepts for a text (the resolver fallback)', () => {
-  it('returns valid standard concepts only, within the domains asked for', async () => {
-    const all = await bestStandardConceptsForText(ctx, 'diabetes', { limit: 100, threshold: 0 });
-    expect(all.length).toBeGreaterThan(0);
-    for (const m of all) {
-      expect(m.concept.standard_concept).toBe('S');
-      expect(m.concept.invalid_reason).toBeNull();
-    }
-    const drugs = await bestStandardConceptsForText(ctx, 'insulin', { domainIds: ['Drug'], limit: 5, threshold: 0 });
-    expect(drugs.length).toBeGreaterThan(0);
-    expect(drugs.length).toBeLessThanOrEqual(5);
-    for (const m of drugs) expect(m.concept.domain_id).toBe('Drug');
   });
 });

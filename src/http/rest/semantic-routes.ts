@@ -8,13 +8,10 @@
  * A release without vectors, or with vectors built by another embedding provider than the
  * server's, is a 503 semantic_unavailable that says what to run (src/services/semantic/semantic-index-registry.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ServiceError } from '../../services/errors.js';
 import { listField } from '../../services/list-field.js';
 import { parseStandardConcept, type SearchFilters } from '../../services/search/search-filters.js';
-import { createLexicalScorer } from '../../services/semantic/lexical-similarity.js';
-import { UNIFORM_IDF } from '../../services/semantic/lexicon/sparse-features.js';
 import { CANDIDATE_K_CAP, KEYWORD_CANDIDATES } from '../../services/semantic/semantic-candidates.js';
 import { SEMANTIC_BULK_MAX_SEARCHES, semanticBulkSearch, type SemanticBulkBody } from '../../services/semantic/semantic-bulk.js';
 import { SEMANTIC_QUERY_MAX_LENGTH } from '../../services/semantic/semantic-query.js';
@@ -33,12 +30,12 @@ import {
   SIMILAR_MAX_PAGE_SIZE,
   SIMILARITY_ALGORITHMS,
   similarConcepts,
-  type SimilarContext,
   type SimilarityAlgorithm,
 } from '../../services/semantic/similar-concepts.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
+import { semanticContextOf } from './semantic-context.js';
 import { ConceptBriefFields, Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 const SEMANTIC_ERRORS = { ...STANDARD_ERRORS, 503: ErrorEnvelope };
@@ -159,20 +156,6 @@ type SimilarBodyType = {
   include_scores?: boolean;
   include_explanations?: boolean;
 };
-
-/** The release's vectors and the server's provider for this request, or the 503 that says why there are none. */
-async function semanticContextOf(request: FastifyRequest): Promise<SimilarContext> {
-  const found = await request.server.semanticIndexes.get(request.release);
-  if (!found.ok) throw new ServiceError(found.status, found.code, found.message);
-  const lexical = createLexicalScorer(found.idf ?? UNIFORM_IDF);
-  return {
-    store: request.release.store,
-    index: found.index,
-    provider: found.provider,
-    policy: request.caller.policy,
-    lexical: (query, texts) => lexical.score(query, texts),
-  };
-}
 
 function queryFilters(q: SemanticSearchQuerystring): SearchFilters {
   return {

@@ -125,7 +125,7 @@ export function typoTolerantKeywordQueries(text: string): string[] {
 }
 
 /** The first keyword-search results for the text (none when keyword search refuses it, e.g. a query under 3 characters). */
-function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, text: string, filters: SearchFilters): ConceptRecord[] {
+export function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, text: string, filters: SearchFilters): ConceptRecord[] {
   try {
     return searchConcepts(store, policy, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
   } catch (err) {
@@ -136,9 +136,13 @@ function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, text: stri
 
 /**
  * The texts each concept is scored against: its indexed entries (name and synonyms), or, for a
- * concept the index does not hold, its name and synonyms from the store. The name comes first.
+ * concept the index does not hold (every concept when there is no index), its name and synonyms
+ * from the store. The name comes first.
  */
-export function conceptTexts(ctx: Pick<SemanticContext, 'store' | 'index'>, concepts: readonly ConceptRecord[]): Map<number, string[]> {
+export function conceptTexts(
+  ctx: { store: ReleaseStore; index: SemanticIndex | null },
+  concepts: readonly ConceptRecord[],
+): Map<number, string[]> {
   const texts = new Map<number, string[]>();
   for (const c of concepts) texts.set(c.concept_id, [c.concept_name]);
   const add = (conceptId: number, text: string) => {
@@ -146,7 +150,7 @@ export function conceptTexts(ctx: Pick<SemanticContext, 'store' | 'index'>, conc
     if (list && !list.includes(text)) list.push(text);
   };
   const indexed = new Set<number>();
-  for (const e of ctx.index.entriesOfConcepts(concepts.map((c) => c.concept_id))) {
+  for (const e of ctx.index ? ctx.index.entriesOfConcepts(concepts.map((c) => c.concept_id)) : []) {
     indexed.add(e.concept_id);
     add(e.concept_id, e.text);
   }

@@ -1,0 +1,81 @@
+/**
+ * The concept codes to try for a code a caller sent with a vocabulary: FHIR and OMOP spell some
+ * codes differently, so the resolver looks up the code as given and then its OMOP spellings.
+ *
+ * - NDC: FHIR carries the 10-digit package code hyphenated as printed on the label (4-4-2, 5-3-2
+ *   or 5-4-1) or the 11-digit HIPAA form (5-4-2); OMOP's concept_code is the 11-digit form without
+ *   hyphens, the short segment padded with a leading zero (0093-1048-01 → 00093104801). A
+ *   two-segment product code (4-4, 5-3, 5-4) becomes OMOP's 9-digit product NDC the same way.
+ *   An unhyphenated 10-digit code is ambiguous: each of the three paddings is tried.
+ * - ICD-10 family (ICD10CM, ICD10, ICD10GM, ICD10CN, KCD7, CIM10): OMOP codes carry the dot after
+ *   the category (E11.9); a code sent without it ("E119") is tried with it, upper-cased.
+ * - ICD9CM: the dot after 3 digits (250.00), after "V" + 2 digits (V72.31) or "E" + 3 digits
+ *   (E888.9). ICD9Proc: the dot after 2 digits (88.55).
+ * - Upper-case code systems (the ICD family, ICD10PCS, CPT4, HCPCS, ATC): the upper-cased code.
+ * - CVX: one-digit codes as CDC publishes them, with a leading zero ("8" → "08").
+ * Anything else: the code as given. Never throws; at most four candidates.
+ */
+
+const ICD10_FAMILY = new Set(['ICD10CM', 'ICD10', 'ICD10GM', 'ICD10CN', 'KCD7', 'CIM10']);
+const UPPER_CASE_VOCABULARIES = new Set([...ICD10_FAMILY, 'ICD9CM', 'ICD9Proc', 'ICD10PCS', 'CPT4', 'HCPCS', 'ATC']);
+
+/** OMOP's 11-digit (package) or 9-digit (product) NDC for the hyphenated forms FHIR uses. */
+function ndcCandidates(code: string): string[] {
+  const segments = code.split('-');
+  if (segments.some((s) => !/^\d+$/.test(s))) return [];
+  const lengths = segments.map((s) => s.length).join('-');
+  const [a = '', b = '', c = ''] = segments;
+  switch (lengths) {
+    case '4-4-2':
+      return [`0${a}${b}${c}`];
+    case '5-3-2':
+      return [`${a}0${b}${c}`];
+    case '5-4-1':
+      return [`${a}${b}0${c}`];
+    case '5-4-2':
+      return [`${a}${b}${c}`];
+    case '4-4':
+      return [`0${a}${b}`];
+    case '5-3':
+      return [`${a}0${b}`];
+    case '5-4':
+      return [`${a}${b}`];
+    case '10':
+      // The label's hyphens are lost: every 10-digit layout is possible.
+      return [`0${a}`, `${a.slice(0, 5)}0${a.slice(5)}`, `${a.slice(0, 9)}0${a.slice(9)}`];
+    default:
+      return [];
+  }
+}
+
+/** The ICD-10 code with its dot after the 3-character category, when it was sent without one. */
+function icd10Dotted(code: string): string | undefined {
+  return /^[A-Z]\d[0-9A-Z][0-9A-Z]{1,4}$/.test(code) ? `${code.slice(0, 3)}.${code.slice(3)}` : undefined;
+}
+
+/** ICD-9-CM diagnosis codes: 3 digits, "V" + 2 digits or "E" + 3 digits before the dot. */
+function icd9DiagnosisDotted(code: string): string | undefined {
+  if (/^\d{4,5}$/.test(code) || /^V\d{3,4}$/.test(code)) return `${code.slice(0, 3)}.${code.slice(3)}`;
+  if (/^E\d{4}$/.test(code)) return `${code.slice(0, 4)}.${code.slice(4)}`;
+  return undefined;
+}
+
+/** ICD-9-CM procedure codes: 2 digits before the dot. */
+function icd9ProcedureDotted(code: string): string | undefined {
+  return /^\d{3,4}$/.test(code) ? `${code.slice(0, 2)}.${code.slice(2)}` : undefined;
+}
+
+/** Concept codes to try, in order, for a code sent with a vocabulary (the code as given first, trimmed). */
+export function codeCandidates(vocabularyId: string, code: string): string[] {
+  const given = code.trim();
+  if (given === '') return [];
+  const candidates = [given];
+  const upper = UPPER_CASE_VOCABULARIES.has(vocabularyId) ? given.toUpperCase() : given;
+  candidates.push(upper);
+  if (vocabularyId === 'NDC') candidates.push(...ndcCandidates(given));
+  else if (ICD10_FAMILY.has(vocabularyId)) candidates.push(icd10Dotted(upper) ?? upper);
+  else if (vocabularyId === 'ICD9CM') candidates.push(icd9DiagnosisDotted(upper) ?? upper);
+  else if (vocabularyId === 'ICD9Proc') candidates.push(icd9ProcedureDotted(upper) ?? upper);
+  else if (vocabularyId === 'CVX' && /^\d$/.test(given)) candidates.push(`0${given}`);
+  return [...new Set(candidates)];
+}

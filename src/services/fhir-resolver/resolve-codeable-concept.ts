@@ -1,0 +1,88 @@
+/**
+ * Resolving a CodeableConcept (POST /v1/fhir/resolve/codeable-concept; client contract §1.6): every
+ * coding is resolved as a single resolve would (1 to CODEABLE_CONCEPT_MAX_CODINGS of them), then
+ * the best one is chosen:
+ * 1. a coding with `user_selected: true` wins;
+ * 2. then a coding found in the vocabulary (direct or mapped) before one matched by its display
+ *    (semantic_match), and any real concept before the concept_id 0 sentinel;
+ * 3. then by the coding's vocabulary: SNOMED > RxNorm > LOINC > CVX > ICD-10 (ICD10, ICD10CM) >
+ *    other (administrative codes count as other);
+ * 4. then input order.
+ * When no coding resolves to a real concept and `text` is given, the text is resolved as a display
+ * (E7 rule 3) and that is the best match. The other resolved codings are `alternatives` (in the
+ * same order); the codings that failed are `unresolved` with their error. `best_match` is null when
+ * nothing resolves.
+ */
+import { resolveCoding, type ResolverContext } from './resolve-coding.js';
+import { resolveOrError, type CodingResult, type ResolveError } from './resolve-batch.js';
+import type { CodingInput, ResolveInputEcho, ResolveOptions, Resolution } from './resolution.js';
+import { ServiceError } from '../errors.js';
+
+export const CODEABLE_CONCEPT_MAX_CODINGS = 20;
+
+/** Source vocabularies in order of preference (client contract §1.6). */
+export const VOCABULARY_PREFERENCE: readonly string[][] = [['SNOMED'], ['RxNorm'], ['LOINC'], ['CVX'], ['ICD10', 'ICD10CM']];
+
+export interface ResolvedCoding {
+  input: ResolveInputEcho;
+  resolution: Resolution;
+}
+
+export interface CodeableConceptResolution {
+  input: { coding: ResolveInputEcho[]; text: string | null; resource_type: string | null };
+  best_match: ResolvedCoding | null;
+  alternatives: ResolvedCoding[];
+  unresolved: Array<{ input: ResolveInputEcho; error: ResolveError }>;
+}
+
+function vocabularyRank(vocabularyId: string | null): number {
+  const at = VOCABULARY_PREFERENCE.findIndex((group) => vocabularyId !== null && group.includes(vocabularyId));
+  return at < 0 ? VOCABULARY_PREFERENCE.length : at;
+}
+
+function evidenceRank(resolution: Resolution): number {
+  if (resolution.standard_concept.concept_id === 0) return 2;
+  return resolution.mapping_type === 'semantic_match' ? 1 : 0;
+}
+
+export async function resolveCodeableConcept(
+  ctx: ResolverContext,
+  codings: readonly CodingInput[],
+  text: string | undefined,
+  options: ResolveOptions,
+): Promise<CodeableConceptResolution> {
+  const results: CodingResult[] = [];
+  for (const coding of codings) results.push(await resolveOrError(ctx, coding, options));
+  const resolved: Array<ResolvedCoding & { selected: boolean; position: number }> = [];
+  const unresolved: CodeableConceptResolution['unresolved'] = [];
+  results.forEach((r, position) => {
+    if ('resolution' in r) resolved.push({ input: r.input, resolution: r.resolution, selected: codings[position]?.user_selected === true, position });
+    else unresolved.push(r);
+  });
+  resolved.sort(
+    (a, b) =>
+      Number(b.selected) - Number(a.selected) ||
+      evidenceRank(a.resolution) - evidenceRank(b.resolution) ||
+      vocabularyRank(a.resolution.vocabulary_id) - vocabularyRank(b.resolution.vocabulary_id) ||
+      a.position - b.position,
+  );
+  const ranked: ResolvedCoding[] = resolved.map(({ input, resolution }) => ({ input, resolution }));
+  const trimmedText = text?.trim() || undefined;
+  const anyReal = ranked.some((r) => r.resolution.standard_concept.concept_id !== 0);
+  if (!anyReal && trimmedText) {
+    try {
+      const byText = await resolveCoding(ctx, { display: trimmedText }, options);
+      if (byText.resolution) ranked.unshift({ input: byText.input, resolution: byText.resolution });
+    } catch (err) {
+      if (!(err instanceof ServiceError) || err.status >= 500) throw err;
+      unresolved.push({ input: { system: null, code: null, display: trimmedText, vocabulary_id: null, resource_type: options.resourceType ?? null }, error: { code: String(err.code), message: err.message } });
+    }
+  }
+  const [best, ...alternatives] = ranked;
+  return {
+    input: { coding: results.map((r) => r.input), text: trimmedText ?? null, resource_type: options.resourceType ?? null },
+    best_match: best ?? null,
+    alternatives,
+    unresolved,
+  };
+}
