@@ -26,6 +26,7 @@ import { registerRelationshipRoutes } from './rest/relationship-routes.js';
 import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
 import { registerDomainRoutes } from './rest/domain-routes.js';
+import { registerFhirSurface } from './fhir/fhir-surface.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
 import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
   registerSemanticRoutes(app);
   registerFhirResolverRoutes(app);
+  registerFhirSurface(app);
   registerVocabularyConceptRoutes(app);
   registerMappingQualityRoutes(app);
   registerMappingRoutes(app);

@@ -209,3 +209,18 @@ describe('systemForVocabulary', () => {
     expect(systemForVocabulary('GPI')).toBeUndefined();
   });
 });
+
+describe('the hosted OMOPHub service\'s system URIs (client-compatibility.md §2.1) are understood', () => {
+  const OMOPHUB_URIS: Record<string, string> = {
+    'http://hl7.org/fhir/sid/icd-10-pcs': 'ICD10PCS',
+    'http://hl7.org/fhir/sid/icd-10-cn': 'ICD10CN',
+    'http://hl7.org/fhir/sid/icd-10-gm': 'ICD10GM',
+    'http://hl7.org/fhir/sid/icd-9': 'ICD9Proc',
+    'http://hl7.org/fhir/sid/icd-9-cn': 'ICD9ProcCN',
+    'http://hl7.org/fhir/sid/icd-o-3': 'ICDO3',
+    'http://www.nlm.nih.gov/research/umls/hcpcs': 'HCPCS',
+  };
+  it.each(Object.entries(OMOPHUB_URIS))('%s → %s', (uri, vocabularyId) => {
+    expect(matchSystem(uri)).toMatchObject({ kind: 'vocabulary', vocabularyId });
+  });
+});

@@ -86,6 +86,18 @@ function isOperationOutcome(body: unknown): boolean {
   return !!b && b.resourceType === 'OperationOutcome' && Array.isArray(b.issue);
 }
 
+/** A FHIR resource (any type) in JSON: what a successful FHIR interaction answers. */
+function isFhirResource(body: unknown): boolean {
+  return !!body && typeof (body as { resourceType?: unknown }).resourceType === 'string';
+}
+
+/** A FHIR answer in XML (`_format=xml` or Accept): a resource when successful, an OperationOutcome otherwise. */
+function isFhirXml(response: FuzzResponse, ok: boolean): boolean {
+  const type = String(response.headers['content-type'] ?? '');
+  if (!type.startsWith('application/fhir+xml')) return false;
+  return ok ? /^<\?xml[^>]*\?><[A-Z][A-Za-z]+ xmlns="http:\/\/hl7.org\/fhir">/.test(response.text) : /<OperationOutcome xmlns="http:\/\/hl7.org\/fhir">/.test(response.text);
+}
+
 export function checkResponse(request: FuzzRequest, response: FuzzResponse, licensed: LicensedConcepts): Violation[] {
   const violations: Violation[] = [];
   const { status, headers } = response;
@@ -103,8 +115,8 @@ export function checkResponse(request: FuzzRequest, response: FuzzResponse, lice
   if (!(ok && publicRoute)) {
     const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : undefined;
     const envelopeProblem = isEnvelope(body, requestId);
-    const fhirOutcome = looksFhir(request.url) && isOperationOutcome(body);
-    if (envelopeProblem && !fhirOutcome) {
+    const fhirAnswer = looksFhir(request.url) && (isOperationOutcome(body) || (ok && isFhirResource(body)) || isFhirXml(response, ok));
+    if (envelopeProblem && !fhirAnswer) {
       violations.push({ rule: 'shape', message: `${status} is neither the REST envelope (${envelopeProblem}) nor a FHIR OperationOutcome: ${response.text.slice(0, 200)}` });
     } else {
       const missing = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => headers[h] === undefined);

@@ -33,6 +33,7 @@ const GOOD_VALUES: Record<string, unknown> = {
   searches: [{ query: 'diabetes' }],
   source_vocabulary: 'ICD10CM',
   target_vocabulary: 'SNOMED',
+  fhirVersion: 'r4',
 };
 
 function goodValue(name: string, where: string): unknown {

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../../services/errors.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
+import { sendResource } from '../fhir/fhir-format.js';
 import type { Surface } from './request-context.js';
 
 export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
@@ -41,6 +42,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   reply.code(error.status);
   if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
   const { contentType, body } = errorBody(request.surface, error, request.id, request.release?.label ?? null);
+  // An OperationOutcome goes in the format the FHIR client asked for (JSON or XML).
+  if (request.surface === 'fhir') return sendResource(request, reply, body);
   return reply.type(contentType).send(body);
 }
 

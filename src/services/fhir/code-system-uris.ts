@@ -72,14 +72,15 @@ export const CODE_SYSTEMS: readonly CodeSystemEntry[] = [
     vocabularyId: ICD9_PROCEDURE_VOCABULARY,
     name: 'ICD-9-CM procedures',
     oid: '2.16.840.1.113883.6.104',
-    aliases: ['http://hl7.org/fhir/sid/icd-9-proc'],
+    // tx.fhir.org's URI, and the hosted OMOPHub service's (client-compatibility.md §2.1).
+    aliases: ['http://hl7.org/fhir/sid/icd-9-proc', 'http://hl7.org/fhir/sid/icd-9'],
   },
   {
     uri: 'http://www.cms.gov/Medicare/Coding/ICD10',
     vocabularyId: 'ICD10PCS',
     name: 'ICD-10-PCS',
     oid: '2.16.840.1.113883.6.4',
-    aliases: ['http://terminology.hl7.org/CodeSystem/icd10PCS'],
+    aliases: ['http://terminology.hl7.org/CodeSystem/icd10PCS', 'http://hl7.org/fhir/sid/icd-10-pcs'],
   },
   { uri: 'http://www.ama-assn.org/go/cpt', vocabularyId: 'CPT4', name: 'CPT', oid: '2.16.840.1.113883.6.12', aliases: [] },
   {
@@ -88,7 +89,8 @@ export const CODE_SYSTEMS: readonly CodeSystemEntry[] = [
     name: 'HCPCS Level II',
     oid: '2.16.840.1.113883.6.285',
     // tx.fhir.org's OMOP provider; THO marks it retired in favour of Level II.
-    aliases: ['http://terminology.hl7.org/CodeSystem/HCPCS-all-codes'],
+    // tx.fhir.org's OMOP provider (first) and the hosted OMOPHub service's URI.
+    aliases: ['http://terminology.hl7.org/CodeSystem/HCPCS-all-codes', 'http://www.nlm.nih.gov/research/umls/hcpcs'],
   },
   { uri: 'http://hl7.org/fhir/sid/ndc', vocabularyId: 'NDC', name: 'NDC', oid: '2.16.840.1.113883.6.69', aliases: [] },
   { uri: 'http://hl7.org/fhir/sid/cvx', vocabularyId: 'CVX', name: 'CVX', oid: '2.16.840.1.113883.12.292', aliases: ['http://terminology.hl7.org/CodeSystem/CVX'] },
@@ -102,7 +104,7 @@ export const CODE_SYSTEMS: readonly CodeSystemEntry[] = [
     oid: '2.16.840.1.113883.6.177',
     aliases: ['http://terminology.hl7.org/CodeSystem/MSH', 'http://id.nlm.nih.gov/mesh'],
   },
-  { uri: 'http://terminology.hl7.org/CodeSystem/icd-o-3', vocabularyId: 'ICDO3', name: 'ICD-O-3', oid: '2.16.840.1.113883.6.43.1', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/icd-o-3', vocabularyId: 'ICDO3', name: 'ICD-O-3', oid: '2.16.840.1.113883.6.43.1', aliases: ['http://hl7.org/fhir/sid/icd-o-3'] },
   { uri: 'http://www.ada.org/cdt', vocabularyId: 'CDT', name: 'CDT', oid: '2.16.840.1.113883.6.13', aliases: ['http://terminology.hl7.org/CodeSystem/CD2'] },
   { uri: 'http://hl7.org/fhir/ndfrt', vocabularyId: 'NDFRT', name: 'NDF-RT', oid: '2.16.840.1.113883.6.209', aliases: [] },
   { uri: 'http://va.gov/terminology/medrt', vocabularyId: 'MEDRT', name: 'MED-RT', oid: '2.16.840.1.113883.6.345', aliases: [] },
@@ -142,9 +144,12 @@ export const CODE_SYSTEMS: readonly CodeSystemEntry[] = [
     uri: 'http://fhir.de/CodeSystem/bfarm/icd-10-gm',
     vocabularyId: 'ICD10GM',
     name: 'ICD-10-GM',
-    aliases: ['http://fhir.de/CodeSystem/dimdi/icd-10-gm'],
+    aliases: ['http://fhir.de/CodeSystem/dimdi/icd-10-gm', 'http://hl7.org/fhir/sid/icd-10-gm'],
     source: 'HL7 Germany (Basisprofil DE)',
   },
+  // Vocabularies with no THO or national URI, as the hosted OMOPHub service names them (client-compatibility.md §2.1).
+  { uri: 'http://hl7.org/fhir/sid/icd-10-cn', vocabularyId: 'ICD10CN', name: 'ICD-10 Chinese edition', aliases: [], source: 'OMOPHub (client-compatibility.md §2.1)' },
+  { uri: 'http://hl7.org/fhir/sid/icd-9-cn', vocabularyId: 'ICD9ProcCN', name: 'ICD-9 procedures, Chinese edition', aliases: [], source: 'OMOPHub (client-compatibility.md §2.1)' },
 ];
 
 export type SystemMatch =

@@ -1,0 +1,99 @@
+/**
+ * FHIR wire formats (FHIR http.html §mime-type): JSON (`application/fhir+json`, the default) and XML
+ * (`application/fhir+xml`), chosen by the `_format` query parameter, else the Accept header;
+ * `_pretty=true` indents. XML is converted both ways by the `fhir` library (FHIR's own JSON ↔ XML
+ * mapping), never by hand. Errors on /fhir paths use the same choice
+ * (src/http/plumbing/error-responses.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Fhir } from 'fhir';
+import { ServiceError } from '../../services/errors.js';
+
+export const FHIR_JSON_TYPE = 'application/fhir+json; charset=utf-8';
+export const FHIR_XML_TYPE = 'application/fhir+xml; charset=utf-8';
+
+export type FhirFormat = 'json' | 'xml';
+
+const XML_FORMATS = new Set(['xml', 'text/xml', 'application/xml', 'application/fhir+xml']);
+const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json']);
+
+const converter = new Fhir();
+
+function firstQueryValue(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : undefined;
+}
+
+/** The format the client asked for (`_format` wins over Accept; JSON when neither names XML). */
+export function requestedFormat(request: FastifyRequest): FhirFormat {
+  const format = firstQueryValue(request, '_format')?.split(';')[0]?.trim().toLowerCase();
+  if (format && XML_FORMATS.has(format)) return 'xml';
+  if (format && JSON_FORMATS.has(format)) return 'json';
+  const accept = String(request.headers.accept ?? '').toLowerCase();
+  const xmlAt = Math.min(...['application/fhir+xml', 'application/xml', 'text/xml'].map((t) => accept.indexOf(t)).filter((i) => i >= 0), Infinity);
+  const jsonAt = Math.min(...['application/fhir+json', 'application/json'].map((t) => accept.indexOf(t)).filter((i) => i >= 0), Infinity);
+  return xmlAt < jsonAt ? 'xml' : 'json';
+}
+
+/** A resource as the body in the requested format, with its content type. */
+export function serializeResource(request: FastifyRequest, resource: object): { contentType: string; body: string } {
+  const pretty = firstQueryValue(request, '_pretty') === 'true';
+  if (requestedFormat(request) === 'xml') {
+    const xml = converter.objToXml(resource as never);
+    return { contentType: FHIR_XML_TYPE, body: pretty ? prettyXml(xml) : xml };
+  }
+  return { contentType: FHIR_JSON_TYPE, body: JSON.stringify(resource, null, pretty ? 2 : undefined) };
+}
+
+export function sendResource(request: FastifyRequest, reply: FastifyReply, resource: object): FastifyReply {
+  const { contentType, body } = serializeResource(request, resource);
+  return reply.type(contentType).send(body);
+}
+
+/** Indents converter output (one element per line; the converter writes no mixed content for FHIR resources). */
+function prettyXml(xml: string): string {
+  let depth = 0;
+  return xml
+    .replace(/>\s*</g, '>\n<')
+    .split('\n')
+    .map((line) => {
+      if (/^<\//.test(line)) depth--;
+      const out = `${'  '.repeat(Math.max(depth, 0))}${line}`;
+      if (/^<[^!?/][^>]*[^/]>$/.test(line) && !/<\/[^>]+>$/.test(line)) depth++;
+      return out;
+    })
+    .join('\n');
+}
+
+/** The 415 for a FHIR content type sent to a route outside /fhir (REST routes read JSON only). */
+function outsideFhir(request: FastifyRequest): ServiceError | undefined {
+  if (request.surface === 'fhir') return undefined;
+  const type = String(request.headers['content-type'] ?? '');
+  return new ServiceError(415, 'unsupported_media_type', `Unsupported Content-Type '${type}': this route reads application/json.`, {
+    header: 'content-type',
+  });
+}
+
+/** Request bodies on /fhir: FHIR JSON as JSON, FHIR XML (and application/xml, text/xml) converted to its JSON form. */
+export function installFhirBodyParsers(app: FastifyInstance): void {
+  app.addContentTypeParser(['application/fhir+json'], { parseAs: 'string' }, (request, body, done) => {
+    const refused = outsideFhir(request);
+    if (refused) return done(refused, undefined);
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch (err) {
+      done(new ServiceError(400, 'validation_error', `The request body is not valid JSON: ${(err as Error).message}`), undefined);
+    }
+  });
+  app.addContentTypeParser(['application/fhir+xml', 'application/xml', 'text/xml'], { parseAs: 'string' }, (request, body, done) => {
+    const refused = outsideFhir(request);
+    if (refused) return done(refused, undefined);
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, converter.xmlToObj(body as string));
+    } catch (err) {
+      done(new ServiceError(400, 'validation_error', `The request body is not a FHIR XML resource: ${(err as Error).message}`), undefined);
+    }
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * How a FHIR interaction is registered: once per path, under `/fhir/{version}` for the four wire
+ * versions (spec Versioning 2: r4, the default for clients that do not choose, r4b, r5, r6). The
+ * handler gets the version, the operation's parameters (query, or a POST Parameters body) and the
+ * release the gate selected, and returns a FHIR resource already shaped for that version; the edge
+ * serialises it as JSON or XML (./fhir-format.ts). Errors are ServiceErrors, answered as
+ * OperationOutcomes by the shared error plumbing. Authentication, licences, limits and release
+ * selection happen before, in the gate, as for every route.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AccessPolicy } from '../../services/access-policy.js';
+import { notFound } from '../../services/errors.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { ReleaseQuery } from '../plumbing/schemas.js';
+import { sendResource } from './fhir-format.js';
+import { OperationParameters } from './operation-parameters.js';
+
+export const FHIR_VERSIONS = ['r4', 'r4b', 'r5', 'r6'] as const;
+export type FhirVersion = (typeof FHIR_VERSIONS)[number];
+
+/** The FHIR release each path version speaks (CapabilityStatement.fhirVersion). */
+export const FHIR_RELEASE_NUMBERS: Record<FhirVersion, string> = { r4: '4.0.1', r4b: '4.3.0', r5: '5.0.0', r6: '6.0.0-ballot3' };
+
+/** Versions whose ConceptMap speaks R5 `relationship` rather than R4 `equivalence` (reading note 11). */
+export function usesR5Terminology(version: FhirVersion): boolean {
+  return version === 'r5' || version === 'r6';
+}
+
+export interface FhirOperationContext {
+  request: FastifyRequest;
+  version: FhirVersion;
+  params: OperationParameters;
+  store: ReleaseStore;
+  policy: AccessPolicy;
+  releaseLabel: string;
+}
+
+export interface FhirOperationSpec {
+  methods: ReadonlyArray<'GET' | 'POST'>;
+  /** After /fhir/{version}, e.g. '/CodeSystem/$lookup'. */
+  path: string;
+  summary: string;
+  description: string;
+  handler(ctx: FhirOperationContext): object | Promise<object>;
+}
+
+/** The path version, or 404 not-found naming the versions served. */
+export function fhirVersionOf(request: FastifyRequest): FhirVersion {
+  const version = (request.params as { fhirVersion?: string }).fhirVersion ?? '';
+  if ((FHIR_VERSIONS as readonly string[]).includes(version)) return version as FhirVersion;
+  throw notFound(`FHIR version '${version}' is not served here; use one of ${FHIR_VERSIONS.join(', ')} (/fhir/r4/…).`);
+}
+
+/**
+ * The version of the OMOP code system for a release (`https://fhir-terminology.ohdsi.org`): the
+ * vocabulary release date as YYYYMMDD (as tx.fhir.org and the HL7 OMOP tests write it), else the
+ * release label.
+ */
+export function fhirCodeSystemVersion(store: ReleaseStore): string {
+  return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
+}
+
+const FhirQuery = Type.Object(
+  {
+    _format: Type.Optional(Type.String({ description: 'json (default) or xml (also the MIME types application/fhir+json, application/fhir+xml).' })),
+    _pretty: Type.Optional(Type.String({ description: 'true: indented output.' })),
+    ...ReleaseQuery,
+  },
+  { additionalProperties: true, description: 'Operation parameters as the FHIR operation defines them.' },
+);
+
+export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationSpec): void {
+  const url = `/fhir/:fhirVersion${spec.path}`;
+  for (const method of spec.methods) {
+    app.route({
+      method,
+      url,
+      schema: {
+        tags: ['FHIR'],
+        summary: spec.summary,
+        description: `${spec.description} FHIR version by path: ${FHIR_VERSIONS.join(', ')}.`,
+        params: Type.Object({ fhirVersion: Type.String({ description: FHIR_VERSIONS.join(', ') }) }),
+        querystring: FhirQuery,
+      },
+      handler: async (request, reply) => {
+        const version = fhirVersionOf(request);
+        const query = request.query as Record<string, string | string[] | undefined>;
+        const params = method === 'POST' ? OperationParameters.fromBody(request.body, query) : OperationParameters.fromQuery(query);
+        const resource = await spec.handler({
+          request,
+          version,
+          params,
+          store: request.release.store,
+          policy: request.caller.policy,
+          releaseLabel: request.release.label,
+        });
+        return sendResource(request, reply, resource);
+      },
+    });
+  }
+}
