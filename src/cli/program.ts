@@ -11,6 +11,7 @@
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
+import { registerClientsCommand } from './commands/clients.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmbedCommand } from './commands/embed.js';
 import { registerKeysCommand } from './commands/keys.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerSynthCommand(program);
   registerKeysCommand(program);
+  registerClientsCommand(program);
   registerDemoCommand(program);
 
   program.addHelpText('after', ENVIRONMENT_HELP);

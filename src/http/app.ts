@@ -27,6 +27,7 @@ import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
 import { registerDomainRoutes } from './rest/domain-routes.js';
 import { registerFhirSurface } from './fhir/fhir-surface.js';
+import { registerOAuth2TokenRoute } from './oauth2-token-route.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
 import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
@@ -103,7 +104,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
         description:
           'Self-hosted terminology server for the OMOP standardized vocabularies. REST surface under /v1 (OMOPHub-compatible ' +
           'JSON envelope), FHIR terminology surface under /fhir/{r4,r4b,r5,r6}. HTTPS only; every request needs ' +
-          '`Authorization: Bearer <API key>`. Select a vocabulary release with `vocab_release` or the X-Vocab-Release header.',
+          '`Authorization: Bearer <API key>` (on /fhir also an OAuth 2.0 token from POST /oauth2/token). Select a vocabulary release with `vocab_release` or the X-Vocab-Release header.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerSemanticRoutes(app);
   registerFhirResolverRoutes(app);
   registerFhirSurface(app);
+  registerOAuth2TokenRoute(app, deps.state);
   registerVocabularyConceptRoutes(app);
   registerMappingQualityRoutes(app);
   registerMappingRoutes(app);

@@ -1,15 +1,29 @@
 /**
- * Single-node StateStore: keys and monthly usage in `<data-dir>/state.sqlite` (WAL, so the CLI and
- * several server processes on this machine can use it at once), rate-limit buckets in process
- * memory. Usage increments are buffered in memory and added to the file once a second and on
- * close, so metering costs no disk write per request. The methods do their work synchronously and
- * return settled Promises, so the one `admit` per request costs no extra I/O wait.
+ * Single-node StateStore: keys, monthly usage and OAuth clients and tokens (./embedded-oauth-clients.ts)
+ * in `<data-dir>/state.sqlite` (WAL, so the CLI and several server processes on this machine can use
+ * it at once), rate-limit buckets in process memory. Usage increments are buffered in memory and
+ * added to the file once a second and on close, so metering costs no disk write per request. The
+ * methods do their work synchronously and return settled Promises, so the one `admit` per request
+ * costs no extra I/O wait.
  */
 import Database from 'better-sqlite3';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Admission, AdmissionRequest, ApiKeyRecord, NewApiKey, QuotaDecision, StateStore } from './state-store.js';
+import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
+import { hashSecret, newSecret } from './secrets.js';
+import { ACCESS_TOKEN_PREFIX } from './state-store.js';
+import type {
+  Admission,
+  AdmissionRequest,
+  ApiKeyRecord,
+  IssuedAccessToken,
+  NewApiKey,
+  NewOAuthClient,
+  OAuthClientRecord,
+  QuotaDecision,
+  StateStore,
+} from './state-store.js';
 import { TokenBuckets, type Clock } from './token-buckets.js';
 
 const STATE_DDL = `
@@ -33,10 +47,6 @@ CREATE TABLE IF NOT EXISTS monthly_usage (
 
 /** Keys look like OMOPHub keys (`oh_` prefix) so that client-side checks accept them. */
 const KEY_PREFIX = 'oh_';
-
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
 
 export function monthOf(epochMs: number): string {
   return new Date(epochMs).toISOString().slice(0, 7);
@@ -67,6 +77,7 @@ export class EmbeddedStateStore implements StateStore {
   private readonly now: Clock;
   private readonly buckets: TokenBuckets;
   private readonly usage = new Map<string, PendingUsage>();
+  private readonly oauthClients: EmbeddedOAuthClients;
   private readonly stmts;
   private flushTimer: NodeJS.Timeout | undefined;
 
@@ -94,6 +105,7 @@ export class EmbeddedStateStore implements StateStore {
          ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + excluded.calls`,
       ),
     };
+    this.oauthClients = new EmbeddedOAuthClients(this.db, this.now);
     const interval = options.flushIntervalMs ?? 1000;
     if (interval > 0) {
       this.flushTimer = setInterval(() => this.flushNow(), interval);
@@ -102,7 +114,7 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
-    const key = request.secret ? this.findBySecret(request.secret) : undefined;
+    const key = request.secret ? this.findKeyFor(request.secret, request.acceptAccessToken === true) : undefined;
     const rate = key
       ? this.buckets.take(`key:${key.id}`, key.rate_per_second)
       : this.buckets.take(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
@@ -111,7 +123,7 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    const secret = KEY_PREFIX + randomBytes(24).toString('base64url');
+    const secret = newSecret(KEY_PREFIX, 24);
     const record: ApiKeyRecord = {
       id: randomUUID(),
       name: key.name,
@@ -138,20 +150,35 @@ export class EmbeddedStateStore implements StateStore {
 
   async revokeKey(idOrName: string): Promise<ApiKeyRecord | null> {
     const revoke = this.db.transaction((): ApiKeyRecord | null => {
-      let target = this.stmts.activeById.get(idOrName) as ApiKeyRecord | undefined;
-      if (!target) {
-        // Names are unique among active keys, but a data dir from before that rule may hold duplicates.
-        const named = this.stmts.activeByName.all(idOrName) as ApiKeyRecord[];
-        if (named.length > 1) {
-          throw new Error(`${named.length} active keys are named '${idOrName}': revoke one by id (${named.map((k) => k.id).join(', ')})`);
-        }
-        target = named[0];
-      }
+      const target = this.activeKeyByIdOrName(idOrName, 'revoke');
       if (!target) return null;
-      const row = this.stmts.revoke.get(new Date(this.now()).toISOString(), target.id) as ApiKeyRecord;
+      const revokedAt = new Date(this.now()).toISOString();
+      const row = this.stmts.revoke.get(revokedAt, target.id) as ApiKeyRecord;
+      this.oauthClients.revokeAllOfKey(target.id, revokedAt);
       return stripSecret(row);
     });
     return revoke.immediate();
+  }
+
+  async createClient(client: NewOAuthClient): Promise<{ record: OAuthClientRecord; secret: string }> {
+    const create = this.db.transaction(() => {
+      const key = this.activeKeyByIdOrName(client.key, 'bind a client to');
+      if (!key) throw new Error(`no active API key with id or name '${client.key}': see omopterm keys list`);
+      return this.oauthClients.create(key, client.token_lifetime_seconds);
+    });
+    return create.immediate();
+  }
+
+  async listClients(): Promise<OAuthClientRecord[]> {
+    return this.oauthClients.list();
+  }
+
+  async revokeClient(clientId: string): Promise<OAuthClientRecord | null> {
+    return this.oauthClients.revoke(clientId);
+  }
+
+  async issueAccessToken(clientId: string, clientSecret: string): Promise<IssuedAccessToken | null> {
+    return this.oauthClients.issue(clientId, clientSecret);
   }
 
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
@@ -172,6 +199,24 @@ export class EmbeddedStateStore implements StateStore {
     if (this.flushTimer) clearInterval(this.flushTimer);
     this.flushNow();
     this.db.close();
+  }
+
+  /** The active key with this id, or else the one active key with this name (`action` words the error for duplicates). */
+  private activeKeyByIdOrName(idOrName: string, action: string): ApiKeyRecord | undefined {
+    const byId = this.stmts.activeById.get(idOrName) as ApiKeyRecord | undefined;
+    if (byId) return byId;
+    // Names are unique among active keys, but a data dir from before that rule may hold duplicates.
+    const named = this.stmts.activeByName.all(idOrName) as ApiKeyRecord[];
+    if (named.length > 1) {
+      throw new Error(`${named.length} active keys are named '${idOrName}': ${action} one by id (${named.map((k) => k.id).join(', ')})`);
+    }
+    return named[0];
+  }
+
+  /** The key a secret stands for: an API key, or (when accepted) an access token's key. */
+  private findKeyFor(secret: string, acceptAccessToken: boolean): ApiKeyRecord | undefined {
+    if (secret.startsWith(ACCESS_TOKEN_PREFIX)) return acceptAccessToken ? this.oauthClients.keyOfToken(secret) : undefined;
+    return this.findBySecret(secret);
   }
 
   private findBySecret(secret: string): ApiKeyRecord | undefined {

@@ -1,5 +1,6 @@
 /**
- * Shared mutable state: API keys, metered usage and rate-limit buckets.
+ * Shared mutable state: API keys, metered usage, rate-limit buckets, and the OAuth 2.0 clients and
+ * access tokens that stand for API keys on the FHIR surface (Authentication 4).
  *
  * Everything else a server needs is immutable (the release stores). This interface is the one place
  * where server instances would have to agree, so it is THE SEAM FOR MULTI-NODE DEPLOYMENTS: the
@@ -59,6 +60,11 @@ export interface AdmissionRequest {
   anonymousRatePerSecond: number;
   /** Count the call against the key's monthly quota (only done when the key is valid and within its rate). */
   meter: boolean;
+  /**
+   * Also accept an unexpired OAuth 2.0 access token as the secret, standing for its client's key
+   * (same bucket, quota and licence). The gate sets it for FHIR routes only (Authentication 4).
+   */
+  acceptAccessToken?: boolean;
 }
 
 /**
@@ -72,6 +78,40 @@ export interface Admission {
   quota: QuotaDecision | null;
 }
 
+/** Every access token starts with this (API keys start with `oh_`), so that a token is told from a key on sight. */
+export const ACCESS_TOKEN_PREFIX = 'ohat_';
+
+/** Lifetime of an access token when its client was created without one (RFC 6749 §4.4.3 `expires_in`). */
+export const DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS = 3600;
+/** Longest lifetime a client's access tokens may be given: tokens stay short-lived. */
+export const MAX_ACCESS_TOKEN_LIFETIME_SECONDS = 86_400;
+
+/**
+ * An OAuth 2.0 client (RFC 6749 §4.4, client_credentials): a client id and secret bound to one API
+ * key. Its access tokens act as that key, and stop working when the client or the key is revoked.
+ */
+export interface OAuthClientRecord {
+  client_id: string;
+  key_id: string;
+  /** `expires_in` of the access tokens issued to this client. */
+  token_lifetime_seconds: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface NewOAuthClient {
+  /** Id, or name, of the active API key the client's tokens act as. */
+  key: string;
+  token_lifetime_seconds: number;
+}
+
+export interface IssuedAccessToken {
+  access_token: string;
+  /** Seconds from now until the token expires. */
+  expires_in: number;
+  client: OAuthClientRecord;
+}
+
 export interface StateStore {
   /**
    * The hot path, once per request: authenticates the secret, takes a token from the key's (or
@@ -82,12 +122,25 @@ export interface StateStore {
   createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
   listKeys(): Promise<ApiKeyRecord[]>;
   /**
-   * Revokes the active key with this id, or else the one active key with this name; resolves to
-   * null when nothing matched.
+   * Revokes the active key with this id, or else the one active key with this name, with its OAuth
+   * clients and their tokens; resolves to null when nothing matched.
    */
   revokeKey(idOrName: string): Promise<ApiKeyRecord | null>;
   /** The active (not revoked) key with this secret, if any. */
   authenticate(secret: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Creates an OAuth client for the active key with this id, or else the one active key with this
+   * name; rejects when there is none, with a message naming what to give instead.
+   */
+  createClient(client: NewOAuthClient): Promise<{ record: OAuthClientRecord; secret: string }>;
+  listClients(): Promise<OAuthClientRecord[]>;
+  /** Revokes the active client with this id, and its tokens; resolves to null when nothing matched. */
+  revokeClient(clientId: string): Promise<OAuthClientRecord | null>;
+  /**
+   * The client_credentials grant: a new access token for the client when the id and secret match
+   * an active client of an active key; null otherwise (RFC 6749 `invalid_client`).
+   */
+  issueAccessToken(clientId: string, clientSecret: string): Promise<IssuedAccessToken | null>;
   /** Calls metered for a key in a month (YYYY-MM, UTC), including counts not yet flushed. */
   usageOf(keyId: string, month: string): Promise<number>;
   /** Writes buffered usage counts to durable storage. */

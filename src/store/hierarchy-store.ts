@@ -60,4 +60,6 @@ export interface HierarchyStore {
   descendants(conceptId: number, filter: HierarchyFilter, offset: number, limit: number): HierarchyRow[];
   /** The direct links among these concepts (both ends in the set). */
   directLinks(conceptIds: readonly number[]): DirectLink[];
+  /** Whether CONCEPT_ANCESTOR has the row (ancestor, descendant) for two different concepts: one primary-key lookup. */
+  isAncestor(ancestorId: number, descendantId: number): boolean;
 }

@@ -64,7 +64,7 @@ describe('advertisedEndpoints', () => {
 describe('omopterm serve startup message', () => {
   it('lists only endpoints that answer', async () => {
     await loadRelease({ sourceDir: writeCoreFixture(), dataDir, label: '2025.2', makeDefault: true, replace: false, quiet: true });
-    const created = runCli(['keys', 'create', '--name', 'message-test', '--data-dir', dataDir]);
+    const created = runCli(['keys', 'create', '--name', 'message-test', '--rate', '100', '--data-dir', dataDir]);
     expect(created.status).toBe(0);
     const authorization = `Bearer ${created.stdout.trim()}`;
 

@@ -37,9 +37,12 @@ export interface Operation {
   body?: { schema: JsonSchema; required: boolean };
 }
 
+/** The OAuth 2.0 token endpoint (Authentication 4): public, and it answers in RFC 6749 JSON, not the envelope. */
+export const OAUTH2_TOKEN_PATH = '/oauth2/token';
+
 /** Routes that answer without an API key (README "Authentication"). */
 export function isPublicPath(path: string): boolean {
-  return path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+  return path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || path === OAUTH2_TOKEN_PATH;
 }
 
 interface OpenApiDocument {

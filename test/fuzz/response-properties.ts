@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FuzzRequest } from './fuzz-requests.js';
-import { isPublicPath } from './openapi-operations.js';
+import { isPublicPath, OAUTH2_TOKEN_PATH } from './openapi-operations.js';
 
 export interface FuzzResponse {
   status: number;
@@ -86,6 +86,12 @@ function isOperationOutcome(body: unknown): boolean {
   return !!b && b.resourceType === 'OperationOutcome' && Array.isArray(b.issue);
 }
 
+/** An RFC 6749 §5.2 error ({error, error_description}): what the token endpoint answers a refused request. */
+function isOAuthError(body: unknown): boolean {
+  const b = body as { error?: unknown; error_description?: unknown } | undefined;
+  return !!b && typeof b.error === 'string' && typeof b.error_description === 'string';
+}
+
 /** A FHIR resource (any type) in JSON: what a successful FHIR interaction answers. */
 function isFhirResource(body: unknown): boolean {
   return !!body && typeof (body as { resourceType?: unknown }).resourceType === 'string';
@@ -116,7 +122,8 @@ export function checkResponse(request: FuzzRequest, response: FuzzResponse, lice
     const requestId = typeof headers['x-request-id'] === 'string' ? headers['x-request-id'] : undefined;
     const envelopeProblem = isEnvelope(body, requestId);
     const fhirAnswer = looksFhir(request.url) && (isOperationOutcome(body) || (ok && isFhirResource(body)) || isFhirXml(response, ok));
-    if (envelopeProblem && !fhirAnswer) {
+    const oauthAnswer = request.operation.path === OAUTH2_TOKEN_PATH && isOAuthError(body);
+    if (envelopeProblem && !fhirAnswer && !oauthAnswer) {
       violations.push({ rule: 'shape', message: `${status} is neither the REST envelope (${envelopeProblem}) nor a FHIR OperationOutcome: ${response.text.slice(0, 200)}` });
     } else {
       const missing = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => headers[h] === undefined);

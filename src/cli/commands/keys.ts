@@ -7,7 +7,8 @@ import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber 
 /** The free-tier rate of the hosted service (spec Limits). */
 export const DEFAULT_KEY_RATE = 2;
 
-function openState(dataDir: string): EmbeddedStateStore {
+/** The data directory's state store, opened by a CLI command (usage is written at once, on close). */
+export function openState(dataDir: string): EmbeddedStateStore {
   return new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
 }
 
@@ -96,7 +97,7 @@ export function registerKeysCommand(program: Command): void {
 
   keys
     .command('revoke')
-    .description('Revoke a key by id or by name (names are unique among active keys); servers refuse it from their next request on.')
+    .description('Revoke a key by id or by name (names are unique among active keys), with its OAuth clients and their tokens; servers refuse them from their next request on.')
     .argument('<id-or-name>', 'key id (from keys list) or name')
     .addOption(dataDirOption())
     .action(async (idOrName: string, options: { dataDir: string }) => {

@@ -8,7 +8,9 @@
  *   2. transport: HTTPS, or plain HTTP from a trusted proxy that says X-Forwarded-Proto: https;
  *   3. rate: 429 rate_limit_exceeded when the bucket is empty — checked before 401, so a flood of
  *      missing or bad keys from one address is refused too;
- *   4. API key: missing → 401 missing_api_key, unknown or revoked → 401 invalid_api_key;
+ *   4. API key: missing → 401 missing_api_key, unknown or revoked → 401 invalid_api_key; on a FHIR
+ *      route an unexpired OAuth 2.0 access token (POST /oauth2/token) is accepted as its client's key
+ *      (Authentication 4: the FHIR surface only), with the key's bucket, quota and licence;
  *   5. monthly quota per key (a batch or bulk request is one call);
  *   6. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version).
  * The error shape (envelope or OperationOutcome) follows the matched route's path template, or
@@ -18,7 +20,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AccessPolicy } from '../../services/access-policy.js';
 import { ServiceError } from '../../services/errors.js';
-import type { AdmissionRequest, RateDecision, StateStore } from '../../state/state-store.js';
+import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
 import { normalisedPath, surfaceOfPath, type Surface } from './request-context.js';
@@ -56,8 +58,36 @@ function surfaceOfRequest(request: FastifyRequest): Surface {
   return surfaceOfPath(request.routeOptions.url ?? normalisedPath(request.url));
 }
 
+/** True when the request matched a FHIR route that needs a key: only there is an OAuth access token a key. */
+function acceptsAccessToken(request: FastifyRequest): boolean {
+  return requiresKey(request) && surfaceOfPath(request.routeOptions.url!) === 'fhir';
+}
+
 export function admissionRequest(request: FastifyRequest, anonymousRatePerSecond: number, meter: boolean): AdmissionRequest {
-  return { secret: bearerSecret(request), clientAddress: request.ip, anonymousRatePerSecond, meter };
+  return { secret: bearerSecret(request), clientAddress: request.ip, anonymousRatePerSecond, meter, acceptAccessToken: acceptsAccessToken(request) };
+}
+
+/** The 401 for a request without an Authorization header; FHIR routes also take an access token. */
+function missingCredentialError(request: FastifyRequest): ServiceError {
+  const message = acceptsAccessToken(request)
+    ? 'An API key or an OAuth 2.0 access token (POST /oauth2/token) is required: send the header "Authorization: Bearer <key or token>".'
+    : 'An API key is required: send the header "Authorization: Bearer <API key>".';
+  return new ServiceError(401, 'missing_api_key', message);
+}
+
+/** The 401 for a secret that is not an active key (or, on FHIR routes, not a valid access token). */
+function invalidCredentialError(request: FastifyRequest): ServiceError {
+  if (acceptsAccessToken(request)) {
+    return new ServiceError(401, 'invalid_api_key', 'The API key or OAuth 2.0 access token is not valid, has expired or has been revoked.');
+  }
+  if (bearerSecret(request)?.startsWith(ACCESS_TOKEN_PREFIX)) {
+    return new ServiceError(
+      401,
+      'invalid_api_key',
+      'OAuth 2.0 access tokens are accepted on the FHIR surface (/fhir) only; send an API key: "Authorization: Bearer <API key>".',
+    );
+  }
+  return new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
 }
 
 /** 429 for an empty bucket: the key's, or the client address's for requests without a valid key. */
@@ -121,15 +151,11 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
     if (!needsKey) return;
 
     if (bearerSecret(request) === null) {
-      return sendError(
-        request,
-        reply,
-        new ServiceError(401, 'missing_api_key', 'An API key is required: send the header "Authorization: Bearer <API key>".'),
-      );
+      return sendError(request, reply, missingCredentialError(request));
     }
     const key = admission.key;
     if (!key) {
-      return sendError(request, reply, new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.'));
+      return sendError(request, reply, invalidCredentialError(request));
     }
     const quota = admission.quota;
     if (quota && !quota.allowed) {

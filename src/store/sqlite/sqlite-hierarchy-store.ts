@@ -106,6 +106,7 @@ export class SqliteHierarchyStore implements HierarchyStore {
   private readonly storedFacetsStmt: Database.Statement<[number], DescendantFacet>;
   private readonly countedFacetsStmt: Database.Statement<[number], DescendantFacet>;
   private readonly levelPositionStmt: Database.Statement<[number, number, number], { id: number }>;
+  private readonly ancestorRowStmt: Database.Statement<[number, number], { found: number }>;
 
   constructor(private readonly db: Database.Database) {
     this.storedFacetsStmt = db.prepare(
@@ -118,6 +119,13 @@ export class SqliteHierarchyStore implements HierarchyStore {
         WHERE ancestor_concept_id = ? AND min_levels_of_separation = ? AND descendant_concept_id <> ancestor_concept_id
         ORDER BY descendant_concept_id LIMIT 1 OFFSET ?`,
     );
+    this.ancestorRowStmt = db.prepare(
+      'SELECT 1 AS found FROM concept_ancestor WHERE ancestor_concept_id = ? AND descendant_concept_id = ? AND ancestor_concept_id <> descendant_concept_id',
+    );
+  }
+
+  isAncestor(ancestorId: number, descendantId: number): boolean {
+    return this.ancestorRowStmt.get(ancestorId, descendantId) !== undefined;
   }
 
   ancestors(conceptId: number, filter: HierarchyFilter): HierarchyRow[] {

@@ -1,0 +1,166 @@
+/**
+ * CodeSystem/$validate-code as domain logic: is a code (given alone, as a Coding or inside a
+ * CodeableConcept) a code of the named code system in this release, and is its display right?
+ * Plain results; the FHIR edge writes the Parameters resource.
+ *
+ * The outcome follows the HL7 OMOP conformance tests (omop-validate-*.json), whose model is
+ * tx.fhir.org: a code-level problem is a result of false with an issue, never an error — an unknown
+ * code (issue `code-invalid`, tx-issue-type `invalid-code`), a display that is neither the concept
+ * name nor one of its synonyms (`invalid`, `invalid-display`; compared ignoring case and runs of
+ * spaces), an unknown system or version (`not-found`, which also names the system in
+ * `unknownSystem`). Each issue carries the path of the element it is about, which depends on how the
+ * code was given: `code`/`display`/`system`, `Coding.code`…, `CodeableConcept.coding[i].code`….
+ * A CodeableConcept is valid when one of its codings is; the issues of the others then become
+ * warnings. A concept of a vocabulary the caller may not see is a 403, as everywhere.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { codeOfConcept, conceptForCode, isKnownVersion, terminologyCodeSystem, unknownSystemMessage, unknownVersionMessage } from './code-system-concept.js';
+
+export interface CodingInput {
+  system?: string;
+  version?: string;
+  code?: string;
+  display?: string;
+}
+
+export type ValidationIssueType = 'code-invalid' | 'invalid' | 'not-found';
+
+export interface ValidationIssue {
+  severity: 'error' | 'warning';
+  type: ValidationIssueType;
+  /** http://hl7.org/fhir/tools/CodeSystem/tx-issue-type code. */
+  txIssueType: 'invalid-code' | 'invalid-display' | 'not-found' | 'invalid-data';
+  /** tx.fhir.org's message id (operationoutcome-message-id extension). */
+  messageId: string;
+  text: string;
+  /** Path of the element the issue is about (FHIR issue location/expression). */
+  path: string;
+}
+
+export interface CodeValidation {
+  result: boolean;
+  /** The validated coding's system, code and version (absent when no coding of a known system was read). */
+  system?: string;
+  code?: string;
+  version?: string;
+  /** The concept's name, when the code is known. */
+  display?: string;
+  issues: ValidationIssue[];
+  /** `system|version` of a system or version this server does not have. */
+  unknownSystem?: string;
+}
+
+/** How the code was given: the paths its issues point at. */
+export interface CodingPaths {
+  system: string;
+  code: string;
+  display: string;
+}
+
+export const CODE_PATHS: CodingPaths = { system: 'system', code: 'code', display: 'display' };
+export const CODING_PATHS: CodingPaths = { system: 'Coding.system', code: 'Coding.code', display: 'Coding.display' };
+
+export function codeableConceptPaths(index: number): CodingPaths {
+  const prefix = `CodeableConcept.coding[${index}]`;
+  return { system: `${prefix}.system`, code: `${prefix}.code`, display: `${prefix}.display` };
+}
+
+const normalisedDisplay = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
+function displayIssue(store: ReleaseStore, concept: ConceptRecord, system: string, code: string, display: string, path: string): ValidationIssue | undefined {
+  const valid = [concept.concept_name, ...store.concepts.synonyms(concept.concept_id).map((s) => s.concept_synonym_name)];
+  const wanted = normalisedDisplay(display);
+  if (valid.some((v) => normalisedDisplay(v) === wanted)) return undefined;
+  const choices = [...new Set(valid)].map((v) => `'${v}' (en)`);
+  const validText = choices.length === 1 ? `Valid display is ${choices[0]}` : `Valid display is one of ${choices.length} choices: ${choices.join(', ')}`;
+  return {
+    severity: 'error',
+    type: 'invalid',
+    txIssueType: 'invalid-display',
+    messageId: 'Display_Name_for__should_be_one_of__instead_of',
+    text: `Wrong Display Name '${display}' for ${system}#${code}. ${validText} (for the language(s) '--')`,
+    path,
+  };
+}
+
+/**
+ * Validates one coding. The caller has checked that it has a system and a code. Throws 403 when
+ * the code system or the concept is licensed away from the caller.
+ */
+export function validateCoding(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  releaseVersion: string,
+  coding: CodingInput & { system: string; code: string },
+  paths: CodingPaths,
+): CodeValidation {
+  const codeSystem = terminologyCodeSystem(coding.system);
+  if (!codeSystem) {
+    const text = unknownSystemMessage(coding.system, true);
+    const unknown = coding.version === undefined ? coding.system : `${coding.system}|${coding.version}`;
+    return {
+      result: false,
+      system: coding.system,
+      code: coding.code,
+      ...(coding.version !== undefined ? { version: coding.version } : {}),
+      issues: [{ severity: 'error', type: 'not-found', txIssueType: 'not-found', messageId: 'UNKNOWN_CODESYSTEM', text, path: paths.system }],
+      unknownSystem: unknown,
+    };
+  }
+  if (codeSystem.kind === 'vocabulary') policy.assertVisible(codeSystem.vocabularyId);
+  if (coding.version !== undefined && !isKnownVersion(store, codeSystem, coding.version, releaseVersion)) {
+    const text = unknownVersionMessage(codeSystem.uri, coding.version, releaseVersion, true);
+    return {
+      result: false,
+      system: codeSystem.uri,
+      code: coding.code,
+      version: coding.version,
+      issues: [{ severity: 'error', type: 'not-found', txIssueType: 'not-found', messageId: 'UNKNOWN_CODESYSTEM_VERSION', text, path: paths.system }],
+      unknownSystem: `${codeSystem.uri}|${coding.version}`,
+    };
+  }
+  const concept = conceptForCode(store, codeSystem, coding.code);
+  if (!concept) {
+    const text = `Unknown code '${coding.code}' in the CodeSystem '${codeSystem.uri}' version '${releaseVersion}'`;
+    return {
+      result: false,
+      system: codeSystem.uri,
+      code: coding.code,
+      version: releaseVersion,
+      issues: [{ severity: 'error', type: 'code-invalid', txIssueType: 'invalid-code', messageId: 'Unknown_Code_in_Version', text, path: paths.code }],
+    };
+  }
+  policy.assertVisible(concept.vocabulary_id);
+  const code = codeOfConcept(codeSystem, concept);
+  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.uri, code, coding.display, paths.display);
+  return { result: !issue, system: codeSystem.uri, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
+}
+
+/**
+ * Validates a CodeableConcept: valid when one of its codings is. The answer names the first valid
+ * coding, or else the first coding whose code was found; issues of all codings are kept (as
+ * warnings when the whole is valid). A coding without a system or code is an issue of its own.
+ */
+export function validateCodeableConcept(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, codings: readonly CodingInput[]): CodeValidation {
+  const results = codings.map((coding, index): CodeValidation => {
+    const paths = codeableConceptPaths(index);
+    if (coding.system === undefined || coding.code === undefined) {
+      const missing = coding.system === undefined ? 'system' : 'code';
+      const text = `The coding has no ${missing}, so it cannot be validated`;
+      return { result: false, issues: [{ severity: 'error', type: 'invalid', txIssueType: 'invalid-data', messageId: 'Coding_has_no_system__cannot_validate', text, path: paths[missing] }] };
+    }
+    return validateCoding(store, policy, releaseVersion, { ...coding, system: coding.system, code: coding.code }, paths);
+  });
+  const chosen = results.find((r) => r.result) ?? results.find((r) => r.display !== undefined);
+  const result = results.some((r) => r.result);
+  const issues = results.flatMap((r) => r.issues).map((issue) => (result ? { ...issue, severity: 'warning' as const } : issue));
+  const unknownSystem = results.find((r) => r.unknownSystem !== undefined)?.unknownSystem;
+  return {
+    result,
+    ...(chosen ? { system: chosen.system, code: chosen.code, version: chosen.version, display: chosen.display } : {}),
+    issues,
+    ...(unknownSystem !== undefined ? { unknownSystem } : {}),
+  };
+}

@@ -1,0 +1,44 @@
+/**
+ * Implicit ValueSet URLs (spec E12; fhir-and-omop-notes.md §3.1): a code system's URI followed by
+ * `?fhir_vs` (every concept of the code system) or `?fhir_vs=isa/{code}` (the concept and all it
+ * subsumes). Other `fhir_vs` forms (SNOMED's `refset`, `ecl`) are not recognised.
+ *
+ * Clients in front of HAPI and EHRbase percent-encode the `url` search value twice (E12: "a `url`
+ * encoded twice is decoded automatically; single encoding also works"): after the query string's
+ * own decoding the value may still be percent-encoded once (`http%3A%2F%2Fsnomed.info%2Fsct%3Ffhir_vs`).
+ * A value that does not read as an implicit URL is therefore decoded once more and read again.
+ */
+
+export type ImplicitValueSetUrl =
+  /** `{system}?fhir_vs`: all concepts of the code system. */
+  | { url: string; system: string; kind: 'all' }
+  /** `{system}?fhir_vs=isa/{code}`: the concept `code` and its descendants. */
+  | { url: string; system: string; kind: 'isa'; code: string };
+
+const IMPLICIT_PATTERN = /^([^?#\s]+)\?fhir_vs(?:=isa\/([^&#]+))?$/;
+
+function readImplicit(url: string): ImplicitValueSetUrl | undefined {
+  const match = IMPLICIT_PATTERN.exec(url);
+  if (!match) return undefined;
+  const [, system = '', code] = match;
+  return code === undefined ? { url, system, kind: 'all' } : { url, system, kind: 'isa', code };
+}
+
+/** The value decoded once more, or undefined when it holds no percent-escape or a malformed one. */
+function decodedOnceMore(value: string): string | undefined {
+  if (!/%[0-9A-Fa-f]{2}/.test(value)) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The implicit ValueSet a `url` search value names (as sent, or once more decoded), or undefined. */
+export function parseImplicitValueSetUrl(value: string): ImplicitValueSetUrl | undefined {
+  const sent = value.trim();
+  const direct = readImplicit(sent);
+  if (direct) return direct;
+  const decoded = decodedOnceMore(sent);
+  return decoded === undefined ? undefined : readImplicit(decoded.trim());
+}

@@ -1,0 +1,60 @@
+/**
+ * ValueSet search by `url` (spec E12): which implicit ValueSet, if any, a URL names in this release.
+ * The answer is a list of at most one ValueSet: metadata only, the members come from $expand.
+ *
+ * A URL names a ValueSet here when all of these hold:
+ * - it is an implicit ValueSet URL (./implicit-value-set-url.ts; twice-encoded values decoded);
+ * - its system is the OMOP concept system (`https://fhir-terminology.ohdsi.org`, codes are
+ *   concept_ids) or the URI of a vocabulary (../fhir/code-system-uris.ts) that this release holds;
+ * - for `isa/{code}`, the code names a concept of that system in this release;
+ * - the caller may see the vocabulary (and the concept): the licence rules hold on every surface
+ *   (reading note 9), and E12 allows no error but 401, so a URL of licensed content the key may
+ *   not read finds nothing, exactly like a URL the server does not know.
+ * Anything else — another pattern, an unknown or administrative system, an unknown code, no `url`
+ * at all — finds nothing (E12: total 0, never an error).
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { OMOP_CODE_SYSTEM_NAME } from './code-system-concept.js';
+import { conceptOfCode, terminologySystem } from './coded-concept.js';
+import { parseImplicitValueSetUrl } from './implicit-value-set-url.js';
+
+/** An implicit ValueSet that exists in the release. */
+export interface ImplicitValueSet {
+  /** The URL as the client meant it (decoded). */
+  url: string;
+  /** The code system's canonical URI. */
+  system: string;
+  /** What the code system holds, in words: 'OMOP Concepts', or the names of the release's vocabularies. */
+  codeSystemName: string;
+  /** For `isa/{code}`: the concept whose descendants (and itself) are the members. */
+  root?: ConceptRecord;
+}
+
+/** The ValueSets the `url` search value names: none or one (see the header). */
+export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: string | undefined): ImplicitValueSet[] {
+  const implicit = url === undefined ? undefined : parseImplicitValueSetUrl(url);
+  if (!implicit) return [];
+  const system = terminologySystem(implicit.system);
+  let codeSystemName: string;
+  if (system?.kind === 'omop-concept-id') {
+    codeSystemName = OMOP_CODE_SYSTEM_NAME;
+  } else if (system?.kind === 'vocabulary') {
+    const held = system.vocabularyIds.flatMap((id) => {
+      const vocabulary = store.metadata.vocabulary(id);
+      return vocabulary && vocabulary.concept_count > 0 && policy.canSee(id) ? [vocabulary.vocabulary_name] : [];
+    });
+    if (held.length === 0) return [];
+    codeSystemName = held.join(' and ');
+  } else {
+    return [];
+  }
+  const found: ImplicitValueSet = { url: implicit.url, system: system.canonical, codeSystemName };
+  if (implicit.kind === 'isa') {
+    const root = conceptOfCode(store, system, implicit.code);
+    if (!root || !policy.canSee(root.vocabulary_id)) return [];
+    found.root = root;
+  }
+  return [found];
+}
