@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
   registerSemanticRoutes(app);
   registerFhirResolverRoutes(app);
-  registerFhirSurface(app);
+  registerFhirSurface(app, deps.registry);
   registerOAuth2TokenRoute(app, deps.state);
   registerVocabularyConceptRoutes(app);
   registerMappingQualityRoutes(app);

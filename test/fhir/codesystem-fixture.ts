@@ -5,7 +5,7 @@
  * and licensed vocabularies. Ids of domains, classes and vocabularies follow writeAthenaFixture's
  * numbering (base + position in the lists given here), exported for the tests to look up.
  */
-import { writeAthenaFixture } from '../helpers/athena-fixture.js';
+import { writeAthenaFixture, type FixtureConcept, type FixtureRelationship } from '../helpers/athena-fixture.js';
 
 export const RELEASE_VERSION = '20240716';
 export const OMOP = 'https://fhir-terminology.ohdsi.org';
@@ -31,6 +31,35 @@ export const classConceptId = (id: string) => 92000 + CLASSES.indexOf(id);
 export const HUB_SOURCE_COUNT = 25;
 const hubSources = Array.from({ length: HUB_SOURCE_COUNT }, (_, i) => 8000000 + i);
 
+/** The concepts of the HL7 OMOP lookup and CodeSystem validate-code tests, as their expected responses show them. */
+export const HL7_OMOP_CONCEPTS: FixtureConcept[] = [
+  { concept_id: 45772705, concept_name: 'Denies alcohol use', domain_id: 'Observation', concept_code: '704198001', valid_start_date: '20150131' },
+  { concept_id: 4042860, concept_name: 'Finding relating to alcohol drinking behavior', domain_id: 'Observation', concept_code: '228273003' },
+  {
+    concept_id: 3033733,
+    concept_name: 'Sodium [Mass or Moles/volume] in Serum or Plasma',
+    domain_id: 'Measurement',
+    vocabulary_id: 'LOINC',
+    concept_class_id: 'Lab Test',
+    standard_concept: null,
+    concept_code: '42570-2',
+    valid_start_date: '20150628',
+    valid_end_date: '20150629',
+    invalid_reason: 'D',
+  },
+  { concept_id: 4208938, concept_name: 'Sodium measurement, blood', domain_id: 'Measurement', concept_code: '271236005' },
+  { concept_id: 4097430, concept_name: 'Sodium measurement', domain_id: 'Measurement', concept_code: '25197003' },
+  { concept_id: 1029267, concept_name: 'Pulse oximetry', domain_id: 'Measurement', concept_code: '252465000' },
+];
+
+/** Their relationships the omop-lookup-code and -code3 responses list. */
+export const HL7_OMOP_RELATIONSHIPS: FixtureRelationship[] = [
+  { concept_id_1: 45772705, concept_id_2: 4042860, relationship_id: 'Is a' },
+  { concept_id_1: 45772705, concept_id_2: 45772705, relationship_id: 'Maps to' },
+  { concept_id_1: 45772705, concept_id_2: 45772705, relationship_id: 'Mapped from' },
+  { concept_id_1: 3033733, concept_id_2: 4208938, relationship_id: 'Maps to' },
+];
+
 export function writeCodeSystemFixture(): string {
   return writeAthenaFixture({
     releaseVersion: 'v5.0 16-JUL-24',
@@ -38,23 +67,7 @@ export function writeCodeSystemFixture(): string {
     domains: DOMAINS,
     conceptClasses: CLASSES,
     concepts: [
-      { concept_id: 45772705, concept_name: 'Denies alcohol use', domain_id: 'Observation', concept_code: '704198001', valid_start_date: '20150131' },
-      { concept_id: 4042860, concept_name: 'Finding relating to alcohol drinking behavior', domain_id: 'Observation', concept_code: '228273003' },
-      {
-        concept_id: 3033733,
-        concept_name: 'Sodium [Mass or Moles/volume] in Serum or Plasma',
-        domain_id: 'Measurement',
-        vocabulary_id: 'LOINC',
-        concept_class_id: 'Lab Test',
-        standard_concept: null,
-        concept_code: '42570-2',
-        valid_start_date: '20150628',
-        valid_end_date: '20150629',
-        invalid_reason: 'D',
-      },
-      { concept_id: 4208938, concept_name: 'Sodium measurement, blood', domain_id: 'Measurement', concept_code: '271236005' },
-      { concept_id: 4097430, concept_name: 'Sodium measurement', domain_id: 'Measurement', concept_code: '25197003' },
-      { concept_id: 1029267, concept_name: 'Pulse oximetry', domain_id: 'Measurement', concept_code: '252465000' },
+      ...HL7_OMOP_CONCEPTS,
       { concept_id: 4196413, concept_name: 'Disorder of glucose metabolism', domain_id: 'Condition', concept_code: '126877002' },
       { concept_id: 201820, concept_name: 'Diabetes mellitus', domain_id: 'Condition', concept_code: '73211009' },
       { concept_id: 201826, concept_name: 'Type 2 diabetes mellitus', domain_id: 'Condition', concept_code: '44054006' },
@@ -80,10 +93,7 @@ export function writeCodeSystemFixture(): string {
       { concept_id: 2414397, concept_name: 'Office or other outpatient visit', domain_id: 'Procedure', vocabulary_id: 'CPT4', concept_class_id: 'CPT4', concept_code: '99213' },
     ],
     relationships: [
-      { concept_id_1: 45772705, concept_id_2: 4042860, relationship_id: 'Is a' },
-      { concept_id_1: 45772705, concept_id_2: 45772705, relationship_id: 'Maps to' },
-      { concept_id_1: 45772705, concept_id_2: 45772705, relationship_id: 'Mapped from' },
-      { concept_id_1: 3033733, concept_id_2: 4208938, relationship_id: 'Maps to' },
+      ...HL7_OMOP_RELATIONSHIPS,
       { concept_id_1: 45576876, concept_id_2: 201826, relationship_id: 'Maps to' },
       // An invalid row is not a property.
       { concept_id_1: 45576876, concept_id_2: 201820, relationship_id: 'Maps to', invalid_reason: 'D' },
@@ -107,5 +117,16 @@ export function writeCodeSystemFixture(): string {
       [201826, 'Type 2 diabetes mellitus'],
       [4097430, 'Sodium level'],
     ],
+  });
+}
+
+/** Vocabulary date of the later release writeLaterReleaseFixture writes (CodeSystem read and batch tests). */
+export const LATER_RELEASE_VERSION = '20250827';
+
+/** A second, later release: one SNOMED concept (201826), vocabulary date LATER_RELEASE_VERSION. */
+export function writeLaterReleaseFixture(): string {
+  return writeAthenaFixture({
+    releaseVersion: 'v5.0 27-AUG-25',
+    concepts: [{ concept_id: 201826, concept_name: 'Type 2 diabetes mellitus', concept_code: '44054006' }],
   });
 }

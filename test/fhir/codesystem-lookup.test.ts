@@ -241,23 +241,23 @@ describe('$lookup errors (Errors rule 2)', () => {
     expect(noCode.status).toBe(400);
     expect(noCode.body.resourceType).toBe('OperationOutcome');
     expect(noCode.body.issue[0].code).toBe('invalid');
-    expect(noCode.body.issue[0].diagnostics).toMatch(/'code'/);
+    expect(noCode.body.issue[0].details.text).toMatch(/'code'/);
     const noSystem = await get('r4', 'code=201826');
     expect(noSystem.status).toBe(400);
-    expect(noSystem.body.issue[0].diagnostics).toMatch(/'system'/);
+    expect(noSystem.body.issue[0].details.text).toMatch(/'system'/);
   });
 
   it('an unknown system is 404 not-found naming it', async () => {
     const r = await get('r4', `system=${encodeURIComponent('http://example.org/no-such-system')}&code=1`);
     expect(r.status).toBe(404);
     expect(r.body.issue[0].code).toBe('not-found');
-    expect(r.body.issue[0].diagnostics).toContain('http://example.org/no-such-system');
+    expect(r.body.issue[0].details.text).toContain('http://example.org/no-such-system');
   });
 
   it('an unknown version is 404 not-found listing the valid version; the release version is accepted', async () => {
     const bad = await get('r4', `system=${encodeURIComponent(OMOP)}&code=201826&version=20250101`);
     expect(bad.status).toBe(404);
-    expect(bad.body.issue[0].diagnostics).toBe(`A definition for CodeSystem '${OMOP}' version '20250101' could not be found. Valid versions: ${RELEASE_VERSION}`);
+    expect(bad.body.issue[0].details.text).toBe(`A definition for CodeSystem '${OMOP}' version '20250101' could not be found. Valid versions: ${RELEASE_VERSION}`);
     const good = await get('r4', `system=${encodeURIComponent(OMOP)}&code=201826&version=${RELEASE_VERSION}`);
     expect(good.status).toBe(200);
   });

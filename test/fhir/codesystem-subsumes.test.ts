@@ -77,7 +77,7 @@ describe('undeterminable relationships are errors, not not-subsumed', () => {
     expect(r.status).toBe(404);
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0].code).toBe('not-found');
-    expect(r.body.issue[0].diagnostics).toBe(`Unable to find code '999999999' in ${OMOP} version ${RELEASE_VERSION}`);
+    expect(r.body.issue[0].details.text).toBe(`Unable to find code '999999999' in ${OMOP} version ${RELEASE_VERSION}`);
   });
 
   it('an unknown system or version is 404 not-found', async () => {
@@ -86,7 +86,7 @@ describe('undeterminable relationships are errors, not not-subsumed', () => {
     expect(system.body.issue[0].code).toBe('not-found');
     const version = await get(`system=${omop}&codeA=201820&codeB=201826&version=19990101`);
     expect(version.status).toBe(404);
-    expect(version.body.issue[0].diagnostics).toContain("version '19990101'");
+    expect(version.body.issue[0].details.text).toContain("version '19990101'");
   });
 });
 
@@ -111,7 +111,7 @@ describe('licences and parameter errors', () => {
       const r = await get(query);
       expect(r.status, query).toBe(400);
       expect(r.body.issue[0].code).toBe('invalid');
-      expect(r.body.issue[0].diagnostics).toContain(`'${parameter}'`);
+      expect(r.body.issue[0].details.text).toContain(`'${parameter}'`);
     }
   });
 

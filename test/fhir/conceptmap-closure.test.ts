@@ -205,11 +205,11 @@ describe('E11: the closure result', () => {
 });
 
 describe('Errors rule 4 and input checks: 400 invalid', () => {
-  const expectInvalid = (r: { status: number; body: { resourceType: string; issue: Array<{ code: string; diagnostics: string }> } }, pattern: RegExp) => {
+  const expectInvalid = (r: { status: number; body: { resourceType: string; issue: Array<{ code: string; details: { text: string } }> } }, pattern: RegExp) => {
     expect(r.status).toBe(400);
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0]!.code).toBe('invalid');
-    expect(r.body.issue[0]!.diagnostics).toMatch(pattern);
+    expect(r.body.issue[0]!.details.text).toMatch(pattern);
   };
 
   it('Errors rule 4: no concept parameter is a 400 invalid', async () => {
@@ -264,7 +264,7 @@ describe('method, authentication and licences', () => {
     expect(r.headers.allow).toBe('POST');
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0].code).toBe('not-supported');
-    expect(r.body.issue[0].diagnostics).toMatch(/POST only/);
+    expect(r.body.issue[0].details.text).toMatch(/POST only/);
   });
 
   it('Authentication 3: without a key it is a 401 login OperationOutcome', async () => {

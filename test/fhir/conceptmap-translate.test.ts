@@ -267,7 +267,7 @@ describe('reverse: the codes whose Maps to reaches the concept (Mapped from)', (
     expect(r.status).toBe(400);
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0].code).toBe('invalid');
-    expect(r.body.issue[0].diagnostics).toContain("'reverse'");
+    expect(r.body.issue[0].details.text).toContain("'reverse'");
   });
 });
 
@@ -334,7 +334,7 @@ describe('bad input is a 400 (or 404 for an unknown map) OperationOutcome naming
     expect(r.status).toBe(status);
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0].code).toBe(issue);
-    expect(r.body.issue[0].diagnostics).toContain(text);
+    expect(r.body.issue[0].details.text).toContain(text);
   });
 
   it('source and target concept together → 400', async () => {

@@ -43,7 +43,7 @@ describe('FHIR versions by path (Versioning 2)', () => {
     expect(r.status).toBe(404);
     expect(r.body.resourceType).toBe('OperationOutcome');
     expect(r.body.issue[0].code).toBe('not-found');
-    expect(r.body.issue[0].diagnostics).toMatch(/r4, r4b, r5, r6/);
+    expect(r.body.issue[0].details.text).toMatch(/r4, r4b, r5, r6/);
   });
 
   it('$versions lists the versions and the default', async () => {
@@ -73,7 +73,7 @@ describe('TerminologyCapabilities (mode=terminology)', () => {
     const r = await t.request('/fhir/r4/metadata?mode=everything');
     expect(r.status).toBe(400);
     expect(r.body.issue[0].code).toBe('invalid');
-    expect(r.body.issue[0].diagnostics).toMatch(/mode/);
+    expect(r.body.issue[0].details.text).toMatch(/mode/);
   });
 });
 
@@ -120,5 +120,90 @@ describe('formats (JSON default, XML by _format or Accept, _pretty)', () => {
     expect(r.status).toBe(401);
     expect(r.headers['www-authenticate']).toMatch(/^Bearer/);
     expect((converter.xmlToObj(r.text) as unknown as { issue: Array<{ code: string }> }).issue[0]!.code).toBe('login');
+  });
+});
+
+describe('Coding parameters in a URL: FHIR token system|code (operations: "Coding → token")', () => {
+  const SNOMED = 'http://snomed.info/sct';
+  const ICD10CM = 'http://hl7.org/fhir/sid/icd-10-cm';
+  const OMOP = 'https://fhir-terminology.ohdsi.org';
+  const q = (value: string) => encodeURIComponent(value);
+  const parameter = (body: { parameter: Array<{ name: string; [value: string]: unknown }> }, name: string) => body.parameter.find((p) => p.name === name);
+
+  it('$lookup: GET coding=system|code answers as system + code do', async () => {
+    const byCoding = await t.request(`/fhir/r4/CodeSystem/$lookup?coding=${q(`${SNOMED}|44054006`)}`);
+    const byCode = await t.request(`/fhir/r4/CodeSystem/$lookup?system=${q(SNOMED)}&code=44054006`);
+    expect(byCoding.status).toBe(200);
+    expect(parameter(byCoding.body, 'display')?.valueString).toBe('Type 2 diabetes mellitus');
+    expect(byCoding.body).toEqual(byCode.body);
+  });
+
+  it('$subsumes: GET codingA and codingB', async () => {
+    const r = await t.request(`/fhir/r4/CodeSystem/$subsumes?codingA=${q(`${SNOMED}|73211009`)}&codingB=${q(`${SNOMED}|44054006`)}`);
+    expect(r.status).toBe(200);
+    expect(parameter(r.body, 'outcome')?.valueCode).toBe('subsumes');
+  });
+
+  it('$validate-code: GET coding is validated as a Coding (its issues point at Coding.code)', async () => {
+    const good = await t.request(`/fhir/r4/CodeSystem/$validate-code?coding=${q(`${SNOMED}|44054006`)}`);
+    expect(parameter(good.body, 'result')?.valueBoolean).toBe(true);
+    const bad = await t.request(`/fhir/r4/CodeSystem/$validate-code?coding=${q(`${SNOMED}|99999999999`)}`);
+    expect(parameter(bad.body, 'result')?.valueBoolean).toBe(false);
+    const issues = parameter(bad.body, 'issues')?.resource as { issue: Array<{ location: string[] }> };
+    expect(issues.issue[0]!.location).toEqual(['Coding.code']);
+  });
+
+  it('$translate: GET sourceCoding (R5 name) reads the token too', async () => {
+    const r = await t.request(`/fhir/r5/ConceptMap/$translate?sourceCoding=${q(`${ICD10CM}|E11.9`)}&targetSystem=${q(OMOP)}`);
+    expect(r.status).toBe(200);
+    const match = parameter(r.body, 'match') as unknown as { part: Array<{ name: string; valueCoding?: { code: string } }> };
+    expect(match.part.find((p) => p.name === 'concept')?.valueCoding?.code).toBe('201826');
+  });
+
+  it('the first unescaped | separates system and code; \\| is a bar inside the code', async () => {
+    const r = await t.request(`/fhir/r4/CodeSystem/$validate-code?coding=${q(`${SNOMED}|4405\\|4006`)}`);
+    expect(parameter(r.body, 'result')?.valueBoolean).toBe(false);
+    expect(parameter(r.body, 'code')?.valueCode).toBe('4405|4006');
+    expect(parameter(r.body, 'system')?.valueUri).toBe(SNOMED);
+  });
+
+  it('|code has no system, and a value without | is a code alone: 400 naming the missing system (Errors rule 2)', async () => {
+    for (const value of ['|44054006', '44054006']) {
+      const r = await t.request(`/fhir/r4/CodeSystem/$lookup?coding=${q(value)}`);
+      expect(r.status, value).toBe(400);
+      expect(r.body.issue[0].code).toBe('invalid');
+      expect(r.body.issue[0].details.text).toMatch(/'system'/);
+    }
+  });
+
+  it('in a POST body a Coding parameter must be a valueCoding: a valueString is a 400 naming the parameter', async () => {
+    const r = await t.request('/fhir/r4/CodeSystem/$lookup', {
+      method: 'POST',
+      headers: { 'content-type': 'application/fhir+json' },
+      body: { resourceType: 'Parameters', parameter: [{ name: 'coding', valueString: `${SNOMED}|44054006` }] },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.issue[0].code).toBe('invalid');
+    expect(r.body.issue[0].details.text).toMatch(/Parameter 'coding' must be a Coding/);
+  });
+});
+
+describe('one reading of codes, two matchings: exact for the CodeSystem operations, normalised spellings for codes sent as data', () => {
+  const ICD10CM = 'http://hl7.org/fhir/sid/icd-10-cm';
+  const OMOP = 'https://fhir-terminology.ohdsi.org';
+  const q = (value: string) => encodeURIComponent(value);
+  const SPELLINGS = ['E119', 'e11.9', ' E11.9 '];
+
+  it.each(SPELLINGS)('$lookup and $validate-code: %j is not the ICD10CM code E11.9 (FHIR codes are case-sensitive and exact)', async (code) => {
+    const lookup = await t.request(`/fhir/r4/CodeSystem/$lookup?system=${q(ICD10CM)}&code=${q(code)}`);
+    expect(lookup.status).toBe(404);
+    const validation = await t.request(`/fhir/r4/CodeSystem/$validate-code?url=${q(ICD10CM)}&code=${q(code)}`);
+    expect(validation.body.parameter.find((p: { name: string }) => p.name === 'result').valueBoolean).toBe(false);
+  });
+
+  it.each(SPELLINGS)('$translate: %j reads as E11.9 (OMOP spellings of a code sent as data)', async (code) => {
+    const r = await t.request(`/fhir/r4/ConceptMap/$translate?system=${q(ICD10CM)}&code=${q(code)}&targetsystem=${q(OMOP)}`);
+    const match = r.body.parameter.find((p: { name: string }) => p.name === 'match');
+    expect(match.part.find((p: { name: string }) => p.name === 'concept').valueCoding.code).toBe('201826');
   });
 });

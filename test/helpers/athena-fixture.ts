@@ -28,14 +28,21 @@ export interface FixtureRelationship {
   valid_start_date?: string;
 }
 
+/** A DOMAIN or CONCEPT_CLASS row: its id (concept id 91000/92000 + position), or [id, concept id] for a real id. */
+export type ConceptTableRow = string | [id: string, conceptId: number];
+
+const conceptTableRow = (row: ConceptTableRow, position: number, base: number) =>
+  typeof row === 'string' ? [row, row, base + position] : [row[0], row[0], row[1]];
+
 export interface FixtureVocabulary {
   concepts: FixtureConcept[];
   relationships?: FixtureRelationship[];
   ancestors?: Array<[ancestor: number, descendant: number, min: number, max: number]>;
   synonyms?: Array<[conceptId: number, name: string]>;
-  vocabularies?: Array<[id: string, name: string, version?: string]>;
-  domains?: string[];
-  conceptClasses?: string[];
+  /** VOCABULARY rows; vocabulary_concept_id defaults to 90000 + position. */
+  vocabularies?: Array<[id: string, name: string, version?: string, conceptId?: number]>;
+  domains?: ConceptTableRow[];
+  conceptClasses?: ConceptTableRow[];
   relationshipTypes?: Array<[id: string, name: string, isHierarchical: '0' | '1', definesAncestry: '0' | '1', reverse: string]>;
   /** vocabulary_version of the special 'None' row. */
   releaseVersion?: string;
@@ -87,15 +94,15 @@ export function writeAthenaFixture(fixture: FixtureVocabulary, dir = mkdtempSync
     tsv([
       ['vocabulary_id', 'vocabulary_name', 'vocabulary_reference', 'vocabulary_version', 'vocabulary_concept_id'],
       ['None', 'OMOP Standardized Vocabularies', 'OMOP generated', fixture.releaseVersion ?? 'v5.0 27-AUG-25', 44819096],
-      ...vocabularies.map(([id, name, version], i) => [id, name, 'test fixture', version ?? '', 90000 + i]),
+      ...vocabularies.map(([id, name, version, conceptId], i) => [id, name, 'test fixture', version ?? '', conceptId ?? 90000 + i]),
     ]),
   );
   const domains = fixture.domains ?? [...new Set(fixture.concepts.map((c) => c.domain_id ?? 'Condition'))];
-  writeFileSync(join(dir, 'DOMAIN.csv'), tsv([['domain_id', 'domain_name', 'domain_concept_id'], ...domains.map((d, i) => [d, d, 91000 + i])]));
+  writeFileSync(join(dir, 'DOMAIN.csv'), tsv([['domain_id', 'domain_name', 'domain_concept_id'], ...domains.map((d, i) => conceptTableRow(d, i, 91000))]));
   const classes = fixture.conceptClasses ?? [...new Set(fixture.concepts.map((c) => c.concept_class_id ?? 'Clinical Finding'))];
   writeFileSync(
     join(dir, 'CONCEPT_CLASS.csv'),
-    tsv([['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], ...classes.map((c, i) => [c, c, 92000 + i])]),
+    tsv([['concept_class_id', 'concept_class_name', 'concept_class_concept_id'], ...classes.map((c, i) => conceptTableRow(c, i, 92000))]),
   );
   const relTypes = fixture.relationshipTypes ?? [
     ['Maps to', 'Non-standard to Standard map (OMOP)', '0', '0', 'Mapped from'],

@@ -181,7 +181,7 @@ describe('the token on the FHIR surface (Authentication 4)', () => {
     const anonymous = await t.request(`/fhir/${version}/metadata`, { anonymous: true });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(anonymous.body.issue[0].diagnostics).toContain('OAuth 2.0 access token (POST /oauth2/token)');
+    expect(anonymous.body.issue[0].details.text).toContain('OAuth 2.0 access token (POST /oauth2/token)');
   });
 
   it('is not an API key on /v1: 401 invalid_api_key saying tokens are for /fhir (Authentication 2 and 4)', async () => {
@@ -218,7 +218,7 @@ describe('the token on the FHIR surface (Authentication 4)', () => {
     expect((await t.request('/v1/concepts/201826', { key: client.keySecret })).status).toBe(200);
     const refused = await fhir('/fhir/r4/metadata', token);
     expect(refused.status).toBe(429);
-    expect(refused.body.issue[0].diagnostics).toMatch(/Monthly quota exhausted/);
+    expect(refused.body.issue[0].details.text).toMatch(/Monthly quota exhausted/);
   });
 
   it('carries its key\'s licence: CPT4 only for a key with a current CPT4 validation (Authentication 5)', async () => {
@@ -240,7 +240,7 @@ describe('the token on the FHIR surface (Authentication 4)', () => {
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(res.body.resourceType).toBe('OperationOutcome');
     expect(res.body.issue[0].code).toBe('login');
-    expect(res.body.issue[0].diagnostics).toMatch(/access token is not valid, has expired or has been revoked/);
+    expect(res.body.issue[0].details.text).toMatch(/access token is not valid, has expired or has been revoked/);
   });
 
   it('a token of a revoked client, or of a revoked key, is 401 login with WWW-Authenticate', async () => {

@@ -34,6 +34,8 @@ const GOOD_VALUES: Record<string, unknown> = {
   source_vocabulary: 'ICD10CM',
   target_vocabulary: 'SNOMED',
   fhirVersion: 'r4',
+  // GET /fhir/{fhirVersion}/CodeSystem/{id}: a vocabulary's code system.
+  id: 'SNOMED',
 };
 
 function goodValue(name: string, where: string): unknown {
@@ -75,7 +77,14 @@ const FHIR_MINIMAL: Record<string, { query?: string; body?: unknown }> = {
   },
   'GET /fhir/{fhirVersion}/ConceptMap/$translate': { query: `system=${SNOMED}&code=44054006` },
   'POST /fhir/{fhirVersion}/ConceptMap/$translate': { body: { resourceType: 'Parameters', parameter: [{ name: 'coding', ...snomedCoding('44054006') }] } },
+  'GET /fhir/{fhirVersion}/ValueSet/$expand': { query: `url=${encodeURIComponent(`${SNOMED}?fhir_vs=isa/73211009`)}` },
+  'POST /fhir/{fhirVersion}/ValueSet/$expand': { body: { resourceType: 'Parameters', parameter: [{ name: 'url', valueUri: `${SNOMED}?fhir_vs=isa/73211009` }] } },
+  'GET /fhir/{fhirVersion}/ValueSet/$validate-code': { query: `url=${encodeURIComponent(`${SNOMED}?fhir_vs`)}&system=${SNOMED}&code=44054006` },
+  'POST /fhir/{fhirVersion}/ValueSet/$validate-code': {
+    body: { resourceType: 'Parameters', parameter: [{ name: 'url', valueUri: `${SNOMED}?fhir_vs` }, { name: 'coding', ...snomedCoding('44054006') }] },
+  },
   'POST /fhir/{fhirVersion}/ConceptMap/$closure': { body: { resourceType: 'Parameters', parameter: [{ name: 'concept', ...snomedCoding('44054006') }] } },
+  'POST /fhir/{fhirVersion}': { body: { resourceType: 'Bundle', type: 'batch', entry: [{ request: { method: 'GET', url: 'CodeSystem/SNOMED' } }] } },
 };
 
 /** A request with only the required parameters and body fields, optionally leaving one out. */

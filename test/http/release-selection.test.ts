@@ -66,9 +66,9 @@ describe('release selection', () => {
     expect(res.body.resourceType).toBe('OperationOutcome');
     expect(res.body.issue[0].code).toBe('not-found');
     // A path that reaches no route is a plain 404 with no release lookup (gate); once the FHIR route exists the
-    // release is looked up and the diagnostics list the releases.
+    // release is looked up and the message lists the releases.
     const routed = (await t.request('/fhir/r4/metadata')).status !== 404;
-    if (routed) expect(res.body.issue[0].diagnostics).toContain('2025.1');
+    if (routed) expect(res.body.issue[0].details.text).toContain('2025.1');
   });
 
   it('lists the releases, default marked', async () => {

@@ -17,7 +17,6 @@ import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-
 import { runCli } from '../helpers/cli.js';
 import { TINY_MODEL_DIMENSION, writeTinyEmbeddingModel } from '../helpers/tiny-embedding-model.js';
 import { DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts, readSourceTable } from '../metadata/concept-file.js';
-import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
 import { storedEntries } from '../helpers/stored-entries.js';
 import { unitMean } from '../helpers/unit-mean.js';
 
@@ -63,7 +62,7 @@ describe.each([
     }
   });
 
-  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean (as many neighbours as semantic search reads first) returns the concept, similarity 1", async () => {
+  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean, asked for every concept, returns the concept, similarity 1", async () => {
     const index = openSqliteSemanticIndex(result.embedding!.files);
     try {
       const provider = createLexiconProvider(decodeLexicon(index.providerState()!));
@@ -72,7 +71,9 @@ describe.each([
       const sample = Array.from({ length: 25 }, (_, i) => names[Math.floor((i * names.length) / 25)]!);
       for (const name of sample) {
         const texts = index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
-        const found = index.nearest(unitMean(await provider.embed(texts)), CANDIDATE_K_START);
+        // k = every concept: an HNSW graph built by two threads is approximate, and a small k (semantic search's
+        // first 200) can miss a node now and then; what is tested here is the stored vector, not the recall.
+        const found = index.nearest(unitMean(await provider.embed(texts)), index.meta.conceptCount);
         const self = found.find((n) => n.conceptId === name.concept_id);
         expect(self, name.text).toBeDefined();
         expect(self!.similarity).toBeGreaterThan(0.98);

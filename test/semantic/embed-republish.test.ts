@@ -15,7 +15,6 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { OpenRelease } from '../../src/store/release-registry.js';
 import { readCurrentEmbedding, semanticDir } from '../../src/store/semantic-dir.js';
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
-import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
 import { storedEntries } from '../helpers/stored-entries.js';
 import { unitMean } from '../helpers/unit-mean.js';
 
@@ -44,11 +43,12 @@ afterAll(async () => {
 const embeddingIdOf = (lookup: SemanticIndexLookup) => (lookup.ok ? lookup.index.meta.embeddingId : null);
 const tempDirs = () => readdirSync(semanticDir(loaded.releaseDir)).filter((n) => n.startsWith('.tmp-'));
 
+/** The concept's own vector is found (k = every concept: the HNSW graph is approximate; the stored vectors are what is tested). */
 async function searchWorks(lookup: SemanticIndexLookup): Promise<void> {
   if (!lookup.ok) throw new Error(lookup.message);
   const texts = lookup.index.entriesOfConcepts([MYOCARDIAL_INFARCTION]).map((e) => e.text);
   expect(texts.length).toBeGreaterThan(0);
-  const found = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START);
+  const found = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), lookup.index.meta.conceptCount);
   expect(found.map((n) => n.conceptId)).toContain(MYOCARDIAL_INFARCTION);
 }
 
@@ -97,7 +97,7 @@ describe('re-embedding a served release', () => {
     const names = storedEntries(result.files.entriesPath).filter((e) => !e.is_synonym);
     for (const name of names.filter((_, i) => i % 10 === 0)) {
       const texts = lookup.index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
-      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), CANDIDATE_K_START).find((n) => n.conceptId === name.concept_id);
+      const self = lookup.index.nearest(unitMean(await lookup.provider.embed(texts)), lookup.index.meta.conceptCount).find((n) => n.conceptId === name.concept_id);
       expect(self?.similarity, name.text).toBeGreaterThan(0.98);
     }
   });

@@ -22,7 +22,7 @@ import {
   type CodingPaths,
   type ValidationIssue,
 } from '../../services/terminology/code-validation.js';
-import { terminologyCodeSystem } from '../../services/terminology/code-system-concept.js';
+import { terminologySystem } from '../../services/terminology/code-system-concept.js';
 import { subsumption } from '../../services/terminology/subsumption.js';
 import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from './fhir-operation.js';
 import { parametersResource, type FhirCoding, type FhirParameter } from './fhir-resources.js';
@@ -101,15 +101,16 @@ function issuesResource(issues: readonly ValidationIssue[]): object {
       severity: issue.severity,
       code: issue.type,
       details: { coding: [{ system: TX_ISSUE_TYPE_SYSTEM, code: issue.txIssueType }], text: issue.text },
-      location: [issue.path],
-      expression: [issue.path],
+      ...(issue.path !== undefined ? { location: [issue.path], expression: [issue.path] } : {}),
     })),
   };
 }
 
-function validationParameters(validation: CodeValidation, codeableConcept: object | undefined): FhirParameter[] {
+/** The Parameters of a $validate-code answer (CodeSystem and ValueSet). */
+export function validationParameters(validation: CodeValidation, codeableConcept: object | undefined): FhirParameter[] {
   const out: FhirParameter[] = [{ name: 'result', valueBoolean: validation.result }];
-  if (validation.issues.length) out.push({ name: 'message', valueString: validation.issues.map((i) => i.text).join('; ') });
+  const message = validation.message ?? (validation.issues.length ? validation.issues.map((i) => i.text).join('; ') : undefined);
+  if (message !== undefined) out.push({ name: 'message', valueString: message });
   if (validation.display !== undefined) out.push({ name: 'display', valueString: validation.display });
   if (validation.code !== undefined) out.push({ name: 'code', valueCode: validation.code });
   if (validation.system !== undefined) out.push({ name: 'system', valueUri: validation.system });
@@ -173,7 +174,7 @@ function subsumes(ctx: FhirOperationContext): object {
   const codeB = required(params.get('codeB') ?? codingB?.code, "Parameter 'codeB' (or 'codingB' with a code) is required.", 'codeB');
   const systems = [codingA?.system, codingB?.system, system].filter((s): s is string => s !== undefined);
   const chosen = required(systems[0], "Parameter 'system' (or codings with a system) is required.", 'system');
-  const sameSystem = (s: string) => s === chosen || (terminologyCodeSystem(s)?.uri ?? s) === (terminologyCodeSystem(chosen)?.uri ?? chosen);
+  const sameSystem = (s: string) => s === chosen || (terminologySystem(s)?.canonical ?? s) === (terminologySystem(chosen)?.canonical ?? chosen);
   if (!systems.every(sameSystem)) throw validationError(`codeA and codeB must be codes of one code system; got ${[...new Set(systems)].join(' and ')}.`, { parameter: 'system' });
   const version = params.get('version') ?? codingA?.version ?? codingB?.version;
   const outcome = subsumption(ctx.store, ctx.policy, fhirCodeSystemVersion(ctx.store), {

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import { ServiceError, notFound, validationError } from '../../services/errors.js';
 import type { ConceptMapRelationship } from '../../services/fhir/administrative-concept-maps.js';
 import { nearestKnownSystem, OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../services/fhir/code-system-uris.js';
-import { terminologySystem, type TerminologySystem } from '../../services/terminology/coded-concept.js';
+import { terminologySystem, type TerminologySystem } from '../../services/terminology/code-system-concept.js';
 import { parseImplicitValueSetUrl } from '../../services/terminology/implicit-value-set-url.js';
 import { translate, type TranslatedCoding, type TranslationCoding, type TranslationMatch, type TranslationRequest, type TranslationResult } from '../../services/terminology/translation.js';
 import { KNOWN_MAP_URLS, translationMapOfUrl, type TranslationMap } from '../../services/terminology/translation-maps.js';
@@ -55,16 +55,6 @@ function knownSystem(system: string, parameter: string): TerminologySystem {
   });
 }
 
-/** A coding parameter: valueCoding in a POST body, or `system|code` in a GET query. */
-function codingParameter(params: OperationParameters, name: string): FhirCoding {
-  const coding = params.coding(name);
-  if (coding) return coding;
-  const text = params.get(name);
-  const bar = text?.lastIndexOf('|') ?? -1;
-  if (text === undefined || bar <= 0) throw validationError(`Parameter '${name}' must be a Coding (valueCoding in a POST body, or system|code in a query).`, { parameter: name });
-  return { system: text.slice(0, bar), code: text.slice(bar + 1) };
-}
-
 function checkedCoding(coding: FhirCoding, parameter: string): TranslationCoding {
   if (!coding.system || !coding.code) throw validationError(`Parameter '${parameter}' needs both system and code.`, { parameter });
   return { system: knownSystem(coding.system, `${parameter}.system`), code: coding.code };
@@ -85,7 +75,8 @@ function conceptInput(
     if (!system || !systemName) throw validationError(`Parameter '${name}' needs its code system in '${names.system[0]}'.`, { parameter: names.system[0] });
     return [{ system: knownSystem(system, systemName), code: params.get(name)! }];
   }
-  if (names.coding.includes(name)) return [checkedCoding(codingParameter(params, name), name)];
+  // `name` is present, so it reads as a Coding (valueCoding, or system|code in the URL) or is a 400.
+  if (names.coding.includes(name)) return [checkedCoding(params.coding(name)!, name)];
   const concept = params.codeableConcept(name);
   if (!concept) throw validationError(`Parameter '${name}' must be a CodeableConcept (valueCodeableConcept in a POST Parameters body).`, { parameter: name });
   const codings = (concept.coding ?? []).filter((c) => c.system || c.code);

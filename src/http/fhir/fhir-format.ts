@@ -1,13 +1,15 @@
 /**
  * FHIR wire formats (FHIR http.html §mime-type): JSON (`application/fhir+json`, the default) and XML
  * (`application/fhir+xml`), chosen by the `_format` query parameter, else the Accept header;
- * `_pretty=true` indents. XML is converted both ways by the `fhir` library (FHIR's own JSON ↔ XML
- * mapping), never by hand. Errors on /fhir paths use the same choice
- * (src/http/plumbing/error-responses.ts).
+ * `_pretty=true` indents. Answers are written as XML by FHIR's version-independent rules
+ * (./fhir-xml.ts), so R5 elements survive on /fhir/r5 and /fhir/r6; XML request bodies are read by
+ * the `fhir` library (its R4 definitions suffice for the Parameters resources operations take).
+ * Errors on /fhir paths use the same choice (src/http/plumbing/error-responses.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fhir } from 'fhir';
 import { ServiceError } from '../../services/errors.js';
+import { resourceToXml } from './fhir-xml.js';
 
 export const FHIR_JSON_TYPE = 'application/fhir+json; charset=utf-8';
 export const FHIR_XML_TYPE = 'application/fhir+xml; charset=utf-8';
@@ -17,7 +19,8 @@ export type FhirFormat = 'json' | 'xml';
 const XML_FORMATS = new Set(['xml', 'text/xml', 'application/xml', 'application/fhir+xml']);
 const JSON_FORMATS = new Set(['json', 'application/json', 'application/fhir+json']);
 
-const converter = new Fhir();
+/** Reads FHIR XML request bodies. */
+const xmlReader = new Fhir();
 
 function firstQueryValue(request: FastifyRequest, name: string): string | undefined {
   const value = (request.query as Record<string, unknown> | undefined)?.[name];
@@ -39,31 +42,13 @@ export function requestedFormat(request: FastifyRequest): FhirFormat {
 /** A resource as the body in the requested format, with its content type. */
 export function serializeResource(request: FastifyRequest, resource: object): { contentType: string; body: string } {
   const pretty = firstQueryValue(request, '_pretty') === 'true';
-  if (requestedFormat(request) === 'xml') {
-    const xml = converter.objToXml(resource as never);
-    return { contentType: FHIR_XML_TYPE, body: pretty ? prettyXml(xml) : xml };
-  }
+  if (requestedFormat(request) === 'xml') return { contentType: FHIR_XML_TYPE, body: resourceToXml(resource, { pretty }) };
   return { contentType: FHIR_JSON_TYPE, body: JSON.stringify(resource, null, pretty ? 2 : undefined) };
 }
 
 export function sendResource(request: FastifyRequest, reply: FastifyReply, resource: object): FastifyReply {
   const { contentType, body } = serializeResource(request, resource);
   return reply.type(contentType).send(body);
-}
-
-/** Indents converter output (one element per line; the converter writes no mixed content for FHIR resources). */
-function prettyXml(xml: string): string {
-  let depth = 0;
-  return xml
-    .replace(/>\s*</g, '>\n<')
-    .split('\n')
-    .map((line) => {
-      if (/^<\//.test(line)) depth--;
-      const out = `${'  '.repeat(Math.max(depth, 0))}${line}`;
-      if (/^<[^!?/][^>]*[^/]>$/.test(line) && !/<\/[^>]+>$/.test(line)) depth++;
-      return out;
-    })
-    .join('\n');
 }
 
 /** The 415 for a FHIR content type sent to a route outside /fhir (REST routes read JSON only). */
@@ -91,7 +76,7 @@ export function installFhirBodyParsers(app: FastifyInstance): void {
     if (refused) return done(refused, undefined);
     if (body === '') return done(null, undefined);
     try {
-      done(null, converter.xmlToObj(body as string));
+      done(null, xmlReader.xmlToObj(body as string));
     } catch (err) {
       done(new ServiceError(400, 'validation_error', `The request body is not a FHIR XML resource: ${(err as Error).message}`), undefined);
     }

@@ -38,7 +38,7 @@ export interface FhirOperationContext {
 
 export interface FhirOperationSpec {
   methods: ReadonlyArray<'GET' | 'POST'>;
-  /** After /fhir/{version}, e.g. '/CodeSystem/$lookup'. */
+  /** After /fhir/{version}, e.g. '/CodeSystem/$lookup'; a `:name` segment is a path parameter (request.params.name). */
   path: string;
   summary: string;
   description: string;
@@ -61,17 +61,35 @@ export function fhirCodeSystemVersion(store: ReleaseStore): string {
   return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
 }
 
-const FhirQuery = Type.Object(
+/** The query every FHIR route takes besides its own parameters: output format and release. */
+export const FhirQuery = Type.Object(
   {
     _format: Type.Optional(Type.String({ description: 'json (default) or xml (also the MIME types application/fhir+json, application/fhir+xml).' })),
     _pretty: Type.Optional(Type.String({ description: 'true: indented output.' })),
     ...ReleaseQuery,
   },
-  { additionalProperties: true, description: 'Operation parameters as the FHIR operation defines them.' },
+  { additionalProperties: true, description: 'Operation parameters as the FHIR operation defines them; a Coding parameter (coding, codingA, sourceCoding, …) as system|code.' },
 );
+
+/** The FHIR interactions registered on each app, in registration order (the batch Bundle runs its entries through them). */
+const REGISTERED_OPERATIONS = new WeakMap<FastifyInstance, FhirOperationSpec[]>();
+
+export function registeredFhirOperations(app: FastifyInstance): readonly FhirOperationSpec[] {
+  return REGISTERED_OPERATIONS.get(app) ?? [];
+}
+
+/** The `:name` segments of an operation path (`/CodeSystem/:id` → ['id']). */
+export function pathParameterNames(path: string): string[] {
+  return path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
+}
 
 export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationSpec): void {
   const url = `/fhir/:fhirVersion${spec.path}`;
+  REGISTERED_OPERATIONS.set(app, [...registeredFhirOperations(app), spec]);
+  const pathParameters = Object.fromEntries(pathParameterNames(spec.path).map((name) => [name, Type.String()]));
   for (const method of spec.methods) {
     app.route({
       method,
@@ -80,7 +98,7 @@ export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationS
         tags: ['FHIR'],
         summary: spec.summary,
         description: `${spec.description} FHIR version by path: ${FHIR_VERSIONS.join(', ')}.`,
-        params: Type.Object({ fhirVersion: Type.String({ description: FHIR_VERSIONS.join(', ') }) }),
+        params: Type.Object({ fhirVersion: Type.String({ description: FHIR_VERSIONS.join(', ') }), ...pathParameters }),
         querystring: FhirQuery,
       },
       handler: async (request, reply) => {

@@ -15,18 +15,13 @@ import { parametersResource } from './fhir-resources.js';
 
 /** Resource types and the interactions / operations served for each (kept in step with the registrations). */
 export const FHIR_CAPABILITIES: Record<string, { interactions: string[]; operations: string[] }> = {
-  CodeSystem: { interactions: [], operations: ['lookup', 'validate-code', 'subsumes'] },
-  ValueSet: { interactions: ['search-type'], operations: [] },
+  CodeSystem: { interactions: ['read', 'search-type'], operations: ['lookup', 'validate-code', 'subsumes'] },
+  ValueSet: { interactions: ['search-type'], operations: ['expand', 'validate-code'] },
   ConceptMap: { interactions: [], operations: ['translate', 'closure'] },
 };
 
-const OPERATION_DEFINITIONS: Record<string, string> = {
-  lookup: 'http://hl7.org/fhir/OperationDefinition/CodeSystem-lookup',
-  'validate-code': 'http://hl7.org/fhir/OperationDefinition/CodeSystem-validate-code',
-  subsumes: 'http://hl7.org/fhir/OperationDefinition/CodeSystem-subsumes',
-  translate: 'http://hl7.org/fhir/OperationDefinition/ConceptMap-translate',
-  closure: 'http://hl7.org/fhir/OperationDefinition/ConceptMap-closure',
-};
+/** The HL7 OperationDefinition of a resource type's operation (CodeSystem-lookup, ValueSet-expand, …). */
+const operationDefinition = (type: string, name: string) => `http://hl7.org/fhir/OperationDefinition/${type}-${name}`;
 
 function capabilityStatement(ctx: FhirOperationContext): object {
   return {
@@ -43,10 +38,12 @@ function capabilityStatement(ctx: FhirOperationContext): object {
       {
         mode: 'server',
         security: { description: 'Authorization: Bearer <API key> on every request.' },
+        // POST /fhir/{v} with a batch Bundle of GET entries (./batch-bundle.ts).
+        interaction: [{ code: 'batch' }],
         resource: Object.entries(FHIR_CAPABILITIES).map(([type, cap]) => ({
           type,
           ...(cap.interactions.length ? { interaction: cap.interactions.map((code) => ({ code })) } : {}),
-          ...(cap.operations.length ? { operation: cap.operations.map((name) => ({ name, definition: OPERATION_DEFINITIONS[name] })) } : {}),
+          ...(cap.operations.length ? { operation: cap.operations.map((name) => ({ name, definition: operationDefinition(type, name) })) } : {}),
         })),
       },
     ],

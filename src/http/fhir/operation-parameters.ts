@@ -1,8 +1,12 @@
 /**
  * The input of a FHIR operation, read the same way whether it came as GET query parameters or as a
  * POST `Parameters` resource (FHIR operations: "parameters … in the URL or in a Parameters
- * resource"). Primitive values of any value[x] type read as strings; codings, CodeableConcepts and
- * resources only come from a Parameters body. A value of the wrong type is a 400 naming the parameter.
+ * resource"). Primitive values of any value[x] type read as strings. A Coding parameter is a
+ * valueCoding in a Parameters body, or in a URL FHIR's token form `system|code` (FHIR operations:
+ * "Coding → token"; search.html §token: the first unescaped `|` separates system and code, `|code`
+ * has no system, a value without `|` is a code alone; `\|`, `\,`, `\$` and `\\` are escapes).
+ * CodeableConcepts and resources only come from a Parameters body. A value of the wrong type is a
+ * 400 naming the parameter.
  */
 import { validationError } from '../../services/errors.js';
 import type { FhirCoding, FhirParameter } from './fhir-resources.js';
@@ -24,8 +28,23 @@ function isCoding(value: unknown): value is FhirCoding {
   return Object.entries(value).every(([k, v]) => !['system', 'version', 'code', 'display'].includes(k) || typeof v === 'string');
 }
 
+/** A URL value of a Coding parameter: FHIR's token `[system]|[code]` (see the header). */
+function tokenCoding(text: string): FhirCoding {
+  const bar = /(?<!\\)(?:\\\\)*\|/.exec(text);
+  const unescape = (s: string) => s.replace(/\\([\\|,$])/g, '$1');
+  if (!bar) return { code: unescape(text) };
+  const end = bar.index + bar[0].length;
+  const system = unescape(text.slice(0, end - 1));
+  const code = unescape(text.slice(end));
+  return { ...(system ? { system } : {}), ...(code ? { code } : {}) };
+}
+
 export class OperationParameters {
-  private constructor(private readonly entries: readonly FhirParameter[]) {}
+  /** @param fromUrl the entries that came from the query string (a Coding there is a token). */
+  private constructor(
+    private readonly entries: readonly FhirParameter[],
+    private readonly fromUrl: ReadonlySet<FhirParameter> = new Set(),
+  ) {}
 
   /** From a query string object (repeated parameters as arrays); `_format`, `_pretty` and `vocab_release` are not operation parameters. */
   static fromQuery(query: Record<string, QueryValue>): OperationParameters {
@@ -34,19 +53,19 @@ export class OperationParameters {
       if (name === '_format' || name === '_pretty' || name === 'vocab_release') continue;
       for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) entries.push({ name, valueString: v });
     }
-    return new OperationParameters(entries);
+    return new OperationParameters(entries, new Set(entries));
   }
 
   /** From a POST body: a Parameters resource (anything else is a 400), plus the query string's parameters. */
   static fromBody(body: unknown, query: Record<string, QueryValue>): OperationParameters {
     const fromQuery = OperationParameters.fromQuery(query).entries;
-    if (body === undefined || body === null || body === '') return new OperationParameters(fromQuery);
+    if (body === undefined || body === null || body === '') return new OperationParameters(fromQuery, new Set(fromQuery));
     if (typeof body !== 'object' || Array.isArray(body) || (body as { resourceType?: unknown }).resourceType !== 'Parameters') {
       throw validationError('The request body must be a FHIR Parameters resource (resourceType "Parameters").');
     }
     const parameter = (body as { parameter?: unknown }).parameter ?? [];
     if (!Array.isArray(parameter)) throw validationError('Parameters.parameter must be an array.');
-    return new OperationParameters([...OperationParameters.checked(parameter), ...fromQuery]);
+    return new OperationParameters([...OperationParameters.checked(parameter), ...fromQuery], new Set(fromQuery));
   }
 
   private static checked(list: unknown[]): FhirParameter[] {
@@ -101,11 +120,12 @@ export class OperationParameters {
     return this.codings(name)[0];
   }
 
+  /** Every value of a Coding parameter: valueCoding from a body, `system|code` from the URL; any other value is a 400. */
   codings(name: string): FhirCoding[] {
-    return this.named(name).flatMap((p) => {
-      if (p.valueCoding === undefined) return [];
-      if (!isCoding(p.valueCoding)) throw validationError(`Parameter '${name}' must be a Coding (system, version, code, display as strings).`, { parameter: name });
-      return [p.valueCoding];
+    return this.named(name).map((p) => {
+      if (this.fromUrl.has(p)) return tokenCoding(p.valueString as string);
+      if (p.valueCoding !== undefined && isCoding(p.valueCoding)) return p.valueCoding;
+      throw validationError(`Parameter '${name}' must be a Coding: a valueCoding (system, version, code, display as strings) in a Parameters body, or system|code in the URL.`, { parameter: name });
     });
   }
 
@@ -120,11 +140,17 @@ export class OperationParameters {
   }
 
   resource(name: string): Record<string, unknown> | undefined {
-    const p = this.named(name).find((x) => x.resource !== undefined);
-    const r = p?.resource;
-    if (r === undefined) return undefined;
-    if (!r || typeof r !== 'object' || Array.isArray(r)) throw validationError(`Parameter '${name}' must be a resource.`, { parameter: name });
-    return r as Record<string, unknown>;
+    return this.resources(name)[0];
+  }
+
+  /** Every resource given under the name (e.g. several `tx-resource`). */
+  resources(name: string): Array<Record<string, unknown>> {
+    return this.named(name).flatMap((p) => {
+      const r = p.resource;
+      if (r === undefined) return [];
+      if (!r || typeof r !== 'object' || Array.isArray(r)) throw validationError(`Parameter '${name}' must be a resource.`, { parameter: name });
+      return [r as Record<string, unknown>];
+    });
   }
 
   parts(name: string): OperationParameters[] {

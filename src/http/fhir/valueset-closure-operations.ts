@@ -8,11 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ServiceError, validationError } from '../../services/errors.js';
-import { MAX_CLOSURE_CONCEPTS, subsumptionClosure, type ClosureInput, type SubsumptionPair } from '../../services/terminology/closure.js';
+import { ServiceError } from '../../services/errors.js';
+import { MAX_CLOSURE_CONCEPTS, subsumptionClosure, type SubsumptionPair } from '../../services/terminology/closure.js';
 import { searchValueSets, type ImplicitValueSet } from '../../services/terminology/value-set-search.js';
 import { fhirVersionOf, registerFhirOperation, usesR5Terminology, type FhirVersion } from './fhir-operation.js';
-import type { OperationParameters } from './operation-parameters.js';
+import { fhirBase, searchsetBundle } from './fhir-resources.js';
 
 const VALUE_SET_SEARCH_PATH = '/ValueSet';
 const CLOSURE_PATH = '/ConceptMap/$closure';
@@ -55,30 +55,13 @@ function valueSetStub(found: ImplicitValueSet, releaseLabel: string): object {
   };
 }
 
-/** The absolute URL of the FHIR base the request came to (`https://host:port/fhir/r4`). */
-function fhirBase(request: FastifyRequest, version: FhirVersion): string {
-  return `${request.protocol}://${request.host}/fhir/${version}`;
-}
-
 /** E12: a searchset Bundle with `total`; 0 has no entries. */
-function searchsetBundle(request: FastifyRequest, version: FhirVersion, found: readonly ImplicitValueSet[], releaseLabel: string): object {
+function valueSetBundle(request: FastifyRequest, version: FhirVersion, found: readonly ImplicitValueSet[], releaseLabel: string): object {
   const entry = found.map((valueSet) => {
     const resource = valueSetStub(valueSet, releaseLabel) as { id: string };
     return { fullUrl: `${fhirBase(request, version)}/ValueSet/${resource.id}`, resource };
   });
-  return { resourceType: 'Bundle', type: 'searchset', total: entry.length, ...(entry.length > 0 ? { entry } : {}) };
-}
-
-/** The `concept` codings; a `concept` parameter that is not a valueCoding is a 400 (it would otherwise be dropped unseen). */
-function conceptCodings(params: OperationParameters): ClosureInput[] {
-  const codings = params.codings('concept');
-  const sent = params.parts('concept').length;
-  if (codings.length !== sent) {
-    throw validationError(`Every 'concept' parameter must be a valueCoding with system and code; ${sent - codings.length} of ${sent} are not.`, {
-      parameter: 'concept',
-    });
-  }
-  return codings;
+  return searchsetBundle(entry, entry.length);
 }
 
 /** "FHIR closure result": one group per (ancestor system, descendant system), one element per ancestor code. */
@@ -119,7 +102,7 @@ export function registerValueSetSearchAndClosure(app: FastifyInstance): void {
       'ValueSet (metadata only; $expand lists the members) when the release holds the code system (and the code) and the key may read it, ' +
       'otherwise `total` 0 with no entries. No other parameter is used, and nothing but a missing or invalid key (401) is an error.',
     handler: ({ request, version, params, store, policy, releaseLabel }) =>
-      searchsetBundle(request, version, searchValueSets(store, policy, params.get('url')), releaseLabel),
+      valueSetBundle(request, version, searchValueSets(store, policy, params.get('url')), releaseLabel),
   });
 
   registerFhirOperation(app, {
@@ -135,7 +118,7 @@ export function registerValueSetSearchAndClosure(app: FastifyInstance): void {
       '`source-is-broader-than-target` (r5, r6). Codes the release does not hold are left out. 400 `invalid` for no concept, more than ' +
       `${MAX_CLOSURE_CONCEPTS}, a coding without system or code, or an unknown system; 403 for a vocabulary the key may not read.`,
     handler: ({ version, params, store, policy }) =>
-      closureConceptMap(params.get('name')?.trim() || DEFAULT_CLOSURE_NAME, subsumptionClosure(store, policy, conceptCodings(params)), version),
+      closureConceptMap(params.get('name')?.trim() || DEFAULT_CLOSURE_NAME, subsumptionClosure(store, policy, params.codings('concept')), version),
   });
 
   // E11: POST only. Another method on the operation's path is a 405 naming the allowed one, not the

@@ -20,11 +20,15 @@ export type IssueType =
 
 export interface OperationOutcome {
   resourceType: 'OperationOutcome';
-  issue: Array<{ severity: 'fatal' | 'error' | 'warning' | 'information'; code: IssueType; diagnostics: string; details?: { text: string } }>;
+  issue: Array<{ severity: 'fatal' | 'error' | 'warning' | 'information'; code: IssueType; details: { text: string } }>;
 }
 
-export function operationOutcome(code: IssueType, diagnostics: string, severity: 'fatal' | 'error' | 'warning' = 'error'): OperationOutcome {
-  return { resourceType: 'OperationOutcome', issue: [{ severity, code, diagnostics, details: { text: diagnostics } }] };
+/**
+ * The message goes in `issue.details.text` only, as tx.fhir.org writes it and the HL7 terminology-ecosystem OMOP
+ * tests expect (an extra `diagnostics` is a difference there).
+ */
+export function operationOutcome(code: IssueType, message: string, severity: 'fatal' | 'error' | 'warning' = 'error'): OperationOutcome {
+  return { resourceType: 'OperationOutcome', issue: [{ severity, code, details: { text: message } }] };
 }
 
 /** The FHIR issue type for a REST error code / HTTP status. */

@@ -7,8 +7,8 @@
  * Input rules (E11, Errors rule 4): 1 to MAX_CLOSURE_CONCEPTS codings, each with a system and a
  * code; no coding, or more than the limit, or a coding without system or code, is a 400. A system
  * the server does not know is a 400 naming it (with the nearest known URI): it is an input mistake,
- * not a code the release lacks. Codes are read per system (./coded-concept.ts): concept_ids in the
- * OMOP concept system, concept codes in a vocabulary's system.
+ * not a code the release lacks. Codes are read per system (./code-system-concept.ts, in normalised
+ * spellings): concept_ids in the OMOP concept system, concept codes in a vocabulary's system.
  *
  * Choices where E11 is silent:
  * - A code the release does not hold (or a code of an administrative system, which has no OMOP
@@ -36,7 +36,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import { nearestKnownSystem } from '../fhir/code-system-uris.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { conceptOfCode, terminologySystem } from './coded-concept.js';
+import { assertSystemVisible, conceptOfCode, terminologySystem } from './code-system-concept.js';
 
 /** Spec E11 / Limits: 1 to 50 `concept` parameters per request. */
 export const MAX_CLOSURE_CONCEPTS = 50;
@@ -110,8 +110,8 @@ function placeCodings(store: ReleaseStore, policy: AccessPolicy, codings: readon
         { parameter: 'concept', system: coding.system, ...(suggestion ? { suggestion } : {}) },
       );
     }
-    if (system.kind === 'vocabulary') for (const vocabularyId of system.vocabularyIds) policy.assertVisible(vocabularyId);
-    const concept = conceptOfCode(store, system, coding.code);
+    assertSystemVisible(policy, system);
+    const concept = conceptOfCode(store, system, coding.code, 'normalised');
     if (!concept) continue;
     policy.assertVisible(concept.vocabulary_id);
     placed.push({ coding, conceptId: concept.concept_id });

@@ -1,77 +1,127 @@
 /**
- * The code systems the FHIR CodeSystem operations answer for, and how a (system, version, code)
- * names an OMOP concept. Two kinds of system: the unified OMOP system
- * `https://fhir-terminology.ohdsi.org`, whose codes are concept_ids, and each vocabulary at its
- * canonical (THO) URI, whose codes are concept_codes (../fhir/code-system-uris.ts matches the URI).
- * The administrative systems of the IG maps are not code systems of this server (their codes are
- * translated, see ConceptMap/$translate) and count as unknown here.
+ * The code systems of the FHIR terminology operations, and how a (system, version, code) names an
+ * OMOP concept. A code-system URI (../fhir/code-system-uris.ts matches it) is one of:
+ * - the unified OMOP system `https://fhir-terminology.ohdsi.org`, whose codes are concept_ids;
+ * - a vocabulary at its canonical (THO) URI, whose codes are concept_codes. THO's ICD-9-CM URI is
+ *   shared by diagnoses and procedures, so its codes are looked up in ICD9CM, then ICD9Proc; the
+ *   first vocabulary listed is the URI's own (its name, its version);
+ * - an administrative code system of the FHIR-to-OMOP IG maps (gender, encounter class, …), a known
+ *   system whose codes are not OMOP concept codes (they are translated, see ConceptMap/$translate):
+ *   no concept is found for them, and the CodeSystem operations count them as unknown.
  *
  * Every code system has one version per release: the release's vocabulary version date, YYYYMMDD
  * (the caller passes it in; the FHIR edge computes it). A vocabulary's own VOCABULARY.vocabulary_version
  * (e.g. "SNOMEDCT_US 2025-03-01") is accepted as a synonym of it for that vocabulary's system.
  *
- * Codes are matched exactly, as FHIR codes are case-sensitive: a concept_id in its canonical decimal
- * form (so "04097430" and "4097430.0" are unknown, as the HL7 OMOP conformance tests expect), a
- * concept_code as written in CONCEPT.
+ * How a code is matched (`CodeMatch`) is the caller's choice:
+ * - `exact`, for the CodeSystem operations: FHIR codes are case-sensitive, so a concept_id only in
+ *   its canonical decimal form ("04097430" and "4097430.0" are unknown, as the HL7 OMOP conformance
+ *   tests expect) and a concept_code exactly as written in CONCEPT;
+ * - `normalised`, for codes sent as data from elsewhere (ConceptMap/$translate and $closure,
+ *   ValueSet search): surrounding spaces ignored, and a concept_code tried in the spellings OMOP uses
+ *   (../fhir-resolver/code-normalization.ts: NDC hyphens, ICD dots, case). A concept_id is still
+ *   read in canonical decimal form only.
  */
 import type { ConceptRecord } from '../../store/records.js';
 import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { ICD9_PROCEDURE_VOCABULARY, OMOP_CONCEPT_SYSTEM, matchSystem } from '../fhir/code-system-uris.js';
+import { lookUpCode } from '../fhir-resolver/vocabulary-resolution.js';
 
-export type TerminologyCodeSystem =
-  | { kind: 'omop'; uri: string }
-  | { kind: 'vocabulary'; uri: string; vocabularyId: string };
+export type TerminologySystem =
+  /** The OMOP concept system: the code is a concept_id. */
+  | { kind: 'omop-concept-id'; canonical: string }
+  /** A vocabulary's code system: the code is a concept_code of one of these vocabularies (first found wins; the first is the URI's own). */
+  | { kind: 'vocabulary'; canonical: string; vocabularyIds: readonly string[] }
+  /** A known administrative code system (gender, encounter class, …): no OMOP concept codes. */
+  | { kind: 'administrative'; canonical: string };
+
+/** A system whose codes name OMOP concepts: a code system of the CodeSystem operations. */
+export type ConceptCodeSystem = Exclude<TerminologySystem, { kind: 'administrative' }>;
+
+/** How a code is matched (see the header). */
+export type CodeMatch = 'exact' | 'normalised';
 
 /** The code-system name of the OMOP system (`name` of $lookup, as the HL7 OMOP tests expect). */
 export const OMOP_CODE_SYSTEM_NAME = 'OMOP Concepts';
 
-/** The code system a URI names, or undefined when this server has no such code system. */
-export function terminologyCodeSystem(system: string): TerminologyCodeSystem | undefined {
+/** What a code-system URI is to the terminology operations; undefined when the server does not know it. */
+export function terminologySystem(system: string): TerminologySystem | undefined {
   const match = matchSystem(system);
-  if (match?.kind === 'omop-concept-id') return { kind: 'omop', uri: OMOP_CONCEPT_SYSTEM };
-  if (match?.kind === 'vocabulary') return { kind: 'vocabulary', uri: match.canonical, vocabularyId: match.vocabularyId };
-  return undefined;
+  if (!match) return undefined;
+  switch (match.kind) {
+    case 'omop-concept-id':
+      return { kind: 'omop-concept-id', canonical: OMOP_CONCEPT_SYSTEM };
+    case 'administrative':
+      return { kind: 'administrative', canonical: match.canonical };
+    case 'vocabulary':
+      return {
+        kind: 'vocabulary',
+        canonical: match.canonical,
+        vocabularyIds: match.vocabularyId === 'ICD9CM' ? [match.vocabularyId, ICD9_PROCEDURE_VOCABULARY] : [match.vocabularyId],
+      };
+  }
+}
+
+/** The code system a URI names for the CodeSystem operations, or undefined (unknown, or administrative). */
+export function conceptCodeSystem(system: string): ConceptCodeSystem | undefined {
+  const known = terminologySystem(system);
+  return known?.kind === 'administrative' ? undefined : known;
+}
+
+/** 403 when the caller may not see a vocabulary of the system. */
+export function assertSystemVisible(policy: AccessPolicy, system: TerminologySystem): void {
+  if (system.kind === 'vocabulary') for (const vocabularyId of system.vocabularyIds) policy.assertVisible(vocabularyId);
 }
 
 /** A concept_id in canonical decimal form within the 32-bit range of OMOP concept ids. */
 const CONCEPT_ID_CODE = /^(?:0|[1-9]\d{0,9})$/;
 const MAX_CONCEPT_ID = 2 ** 31 - 1;
 
-function conceptByCode(store: ReleaseStore, vocabularyId: string, code: string): ConceptRecord | undefined {
-  const concept = store.concepts.byCode(vocabularyId, code);
-  // byCode falls back to a case-insensitive match; a FHIR code matches exactly.
-  return concept && concept.concept_code === code ? concept : undefined;
+function conceptOfId(store: ReleaseStore, code: string): ConceptRecord | undefined {
+  if (!CONCEPT_ID_CODE.test(code) || Number(code) > MAX_CONCEPT_ID) return undefined;
+  return store.concepts.byId(Number(code));
 }
 
-/** The concept a code names in a code system, or undefined. */
-export function conceptForCode(store: ReleaseStore, codeSystem: TerminologyCodeSystem, code: string): ConceptRecord | undefined {
-  if (codeSystem.kind === 'omop') {
-    if (!CONCEPT_ID_CODE.test(code) || Number(code) > MAX_CONCEPT_ID) return undefined;
-    return store.concepts.byId(Number(code));
+function conceptOfExactCode(store: ReleaseStore, vocabularyIds: readonly string[], code: string): ConceptRecord | undefined {
+  for (const vocabularyId of vocabularyIds) {
+    const concept = store.concepts.byCode(vocabularyId, code);
+    // byCode falls back to a case-insensitive match; a FHIR code matches exactly.
+    if (concept && concept.concept_code === code) return concept;
   }
-  const concept = conceptByCode(store, codeSystem.vocabularyId, code);
-  if (concept || codeSystem.vocabularyId !== 'ICD9CM') return concept;
-  // ICD-9-CM diagnoses and procedures share one URI (see code-system-uris.ts).
-  return conceptByCode(store, ICD9_PROCEDURE_VOCABULARY, code);
+  return undefined;
+}
+
+/** The concept a code names in the system, or undefined (the licence is the caller's to check). */
+export function conceptOfCode(store: ReleaseStore, system: TerminologySystem, code: string, match: CodeMatch): ConceptRecord | undefined {
+  const read = match === 'normalised' ? code.trim() : code;
+  switch (system.kind) {
+    case 'omop-concept-id':
+      return conceptOfId(store, read);
+    case 'vocabulary':
+      return match === 'normalised' ? lookUpCode(store, system.vocabularyIds, read) : conceptOfExactCode(store, system.vocabularyIds, read);
+    case 'administrative':
+      return undefined;
+  }
 }
 
 /** The code of a concept in a code system. */
-export function codeOfConcept(codeSystem: TerminologyCodeSystem, concept: ConceptRecord): string {
-  return codeSystem.kind === 'omop' ? String(concept.concept_id) : concept.concept_code;
+export function codeOfConcept(system: ConceptCodeSystem, concept: ConceptRecord): string {
+  return system.kind === 'omop-concept-id' ? String(concept.concept_id) : concept.concept_code;
 }
 
 /** Whether a requested version names the code system's version in this release. */
-export function isKnownVersion(store: ReleaseStore, codeSystem: TerminologyCodeSystem, requested: string, releaseVersion: string): boolean {
+export function isKnownVersion(store: ReleaseStore, system: ConceptCodeSystem, requested: string, releaseVersion: string): boolean {
   if (requested === releaseVersion) return true;
-  return codeSystem.kind === 'vocabulary' && store.metadata.vocabulary(codeSystem.vocabularyId)?.vocabulary_version === requested;
+  return system.kind === 'vocabulary' && store.metadata.vocabulary(system.vocabularyIds[0]!)?.vocabulary_version === requested;
 }
 
 /** The name of a code system ($lookup `name`). */
-export function codeSystemName(store: ReleaseStore, codeSystem: TerminologyCodeSystem): string {
-  if (codeSystem.kind === 'omop') return OMOP_CODE_SYSTEM_NAME;
-  return store.metadata.vocabulary(codeSystem.vocabularyId)?.vocabulary_name ?? codeSystem.vocabularyId;
+export function codeSystemName(store: ReleaseStore, system: ConceptCodeSystem): string {
+  if (system.kind === 'omop-concept-id') return OMOP_CODE_SYSTEM_NAME;
+  const vocabularyId = system.vocabularyIds[0]!;
+  return store.metadata.vocabulary(vocabularyId)?.vocabulary_name ?? vocabularyId;
 }
 
 /** What a validation adds to a missing definition's message (tx.fhir.org's wording). */
@@ -97,26 +147,26 @@ export function requireCodeSystem(
   system: string,
   version: string | undefined,
   releaseVersion: string,
-): TerminologyCodeSystem {
-  const codeSystem = terminologyCodeSystem(system);
+): ConceptCodeSystem {
+  const codeSystem = conceptCodeSystem(system);
   if (!codeSystem) throw notFound(unknownSystemMessage(system), 'not_found', { system });
-  if (codeSystem.kind === 'vocabulary') policy.assertVisible(codeSystem.vocabularyId);
+  assertSystemVisible(policy, codeSystem);
   if (version !== undefined && !isKnownVersion(store, codeSystem, version, releaseVersion)) {
-    throw notFound(unknownVersionMessage(codeSystem.uri, version, releaseVersion), 'not_found', { system, version });
+    throw notFound(unknownVersionMessage(codeSystem.canonical, version, releaseVersion), 'not_found', { system, version });
   }
   return codeSystem;
 }
 
-/** The concept a code names, for a read that needs it: unknown is a 404 (omop-lookup-code2's wording), licensed a 403. */
+/** The concept an exact code names, for a read that needs it: unknown is a 404 (omop-lookup-code2's wording), licensed a 403. */
 export function requireConcept(
   store: ReleaseStore,
   policy: AccessPolicy,
-  codeSystem: TerminologyCodeSystem,
+  codeSystem: ConceptCodeSystem,
   code: string,
   releaseVersion: string,
 ): ConceptRecord {
-  const concept = conceptForCode(store, codeSystem, code);
-  if (!concept) throw notFound(`Unable to find code '${code}' in ${codeSystem.uri} version ${releaseVersion}`, 'concept_not_found', { code });
+  const concept = conceptOfCode(store, codeSystem, code, 'exact');
+  if (!concept) throw notFound(`Unable to find code '${code}' in ${codeSystem.canonical} version ${releaseVersion}`, 'concept_not_found', { code });
   policy.assertVisible(concept.vocabulary_id);
   return concept;
 }

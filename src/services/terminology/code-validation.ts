@@ -16,7 +16,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { codeOfConcept, conceptForCode, isKnownVersion, terminologyCodeSystem, unknownSystemMessage, unknownVersionMessage } from './code-system-concept.js';
+import { assertSystemVisible, codeOfConcept, conceptCodeSystem, conceptOfCode, isKnownVersion, unknownSystemMessage, unknownVersionMessage } from './code-system-concept.js';
 
 export interface CodingInput {
   system?: string;
@@ -28,15 +28,15 @@ export interface CodingInput {
 export type ValidationIssueType = 'code-invalid' | 'invalid' | 'not-found';
 
 export interface ValidationIssue {
-  severity: 'error' | 'warning';
+  severity: 'error' | 'warning' | 'information';
   type: ValidationIssueType;
   /** http://hl7.org/fhir/tools/CodeSystem/tx-issue-type code. */
-  txIssueType: 'invalid-code' | 'invalid-display' | 'not-found' | 'invalid-data';
+  txIssueType: 'invalid-code' | 'invalid-display' | 'not-found' | 'invalid-data' | 'not-in-vs' | 'this-code-not-in-vs';
   /** tx.fhir.org's message id (operationoutcome-message-id extension). */
   messageId: string;
   text: string;
-  /** Path of the element the issue is about (FHIR issue location/expression). */
-  path: string;
+  /** Path of the element the issue is about (FHIR issue location/expression); none for an issue about the whole input. */
+  path?: string;
 }
 
 export interface CodeValidation {
@@ -48,6 +48,8 @@ export interface CodeValidation {
   /** The concept's name, when the code is known. */
   display?: string;
   issues: ValidationIssue[];
+  /** The answer's `message` when it is not the issues' texts joined (ValueSet/$validate-code). */
+  message?: string;
   /** `system|version` of a system or version this server does not have. */
   unknownSystem?: string;
 }
@@ -96,7 +98,7 @@ export function validateCoding(
   coding: CodingInput & { system: string; code: string },
   paths: CodingPaths,
 ): CodeValidation {
-  const codeSystem = terminologyCodeSystem(coding.system);
+  const codeSystem = conceptCodeSystem(coding.system);
   if (!codeSystem) {
     const text = unknownSystemMessage(coding.system, true);
     const unknown = coding.version === undefined ? coding.system : `${coding.system}|${coding.version}`;
@@ -109,24 +111,24 @@ export function validateCoding(
       unknownSystem: unknown,
     };
   }
-  if (codeSystem.kind === 'vocabulary') policy.assertVisible(codeSystem.vocabularyId);
+  assertSystemVisible(policy, codeSystem);
   if (coding.version !== undefined && !isKnownVersion(store, codeSystem, coding.version, releaseVersion)) {
-    const text = unknownVersionMessage(codeSystem.uri, coding.version, releaseVersion, true);
+    const text = unknownVersionMessage(codeSystem.canonical, coding.version, releaseVersion, true);
     return {
       result: false,
-      system: codeSystem.uri,
+      system: codeSystem.canonical,
       code: coding.code,
       version: coding.version,
       issues: [{ severity: 'error', type: 'not-found', txIssueType: 'not-found', messageId: 'UNKNOWN_CODESYSTEM_VERSION', text, path: paths.system }],
-      unknownSystem: `${codeSystem.uri}|${coding.version}`,
+      unknownSystem: `${codeSystem.canonical}|${coding.version}`,
     };
   }
-  const concept = conceptForCode(store, codeSystem, coding.code);
+  const concept = conceptOfCode(store, codeSystem, coding.code, 'exact');
   if (!concept) {
-    const text = `Unknown code '${coding.code}' in the CodeSystem '${codeSystem.uri}' version '${releaseVersion}'`;
+    const text = `Unknown code '${coding.code}' in the CodeSystem '${codeSystem.canonical}' version '${releaseVersion}'`;
     return {
       result: false,
-      system: codeSystem.uri,
+      system: codeSystem.canonical,
       code: coding.code,
       version: releaseVersion,
       issues: [{ severity: 'error', type: 'code-invalid', txIssueType: 'invalid-code', messageId: 'Unknown_Code_in_Version', text, path: paths.code }],
@@ -134,8 +136,8 @@ export function validateCoding(
   }
   policy.assertVisible(concept.vocabulary_id);
   const code = codeOfConcept(codeSystem, concept);
-  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.uri, code, coding.display, paths.display);
-  return { result: !issue, system: codeSystem.uri, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
+  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.canonical, code, coding.display, paths.display);
+  return { result: !issue, system: codeSystem.canonical, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
 }
 
 /**
@@ -143,7 +145,14 @@ export function validateCoding(
  * coding, or else the first coding whose code was found; issues of all codings are kept (as
  * warnings when the whole is valid). A coding without a system or code is an issue of its own.
  */
-export function validateCodeableConcept(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, codings: readonly CodingInput[]): CodeValidation {
+export function validateCodeableConcept(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  releaseVersion: string,
+  codings: readonly CodingInput[],
+  /** A further check of each coding's validation (ValueSet membership); default none. */
+  check: (validation: CodeValidation, paths: CodingPaths) => CodeValidation = (validation) => validation,
+): CodeValidation {
   const results = codings.map((coding, index): CodeValidation => {
     const paths = codeableConceptPaths(index);
     if (coding.system === undefined || coding.code === undefined) {
@@ -151,7 +160,7 @@ export function validateCodeableConcept(store: ReleaseStore, policy: AccessPolic
       const text = `The coding has no ${missing}, so it cannot be validated`;
       return { result: false, issues: [{ severity: 'error', type: 'invalid', txIssueType: 'invalid-data', messageId: 'Coding_has_no_system__cannot_validate', text, path: paths[missing] }] };
     }
-    return validateCoding(store, policy, releaseVersion, { ...coding, system: coding.system, code: coding.code }, paths);
+    return check(validateCoding(store, policy, releaseVersion, { ...coding, system: coding.system, code: coding.code }, paths), paths);
   });
   const chosen = results.find((r) => r.result) ?? results.find((r) => r.display !== undefined);
   const result = results.some((r) => r.result);

@@ -158,11 +158,11 @@ export function lookupConcept(store: ReleaseStore, policy: AccessPolicy, release
   const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
   const concept = requireConcept(store, policy, codeSystem, request.code, releaseVersion);
   const selected = request.properties?.length ? new Set(request.properties) : undefined;
-  const properties = columnProperties(store, concept, codeSystem.kind === 'omop').filter((p) => !selected || selected.has(p.code));
+  const properties = columnProperties(store, concept, codeSystem.kind === 'omop-concept-id').filter((p) => !selected || selected.has(p.code));
   const wantedRelationships = selected ? new Set([...selected].filter((p) => !COLUMN_PROPERTY_SET.has(p))) : undefined;
   if (!wantedRelationships || wantedRelationships.size) properties.push(...relationshipProperties(store, policy, concept, wantedRelationships));
   return {
-    system: codeSystem.uri,
+    system: codeSystem.canonical,
     name: codeSystemName(store, codeSystem),
     version: releaseVersion,
     code: codeOfConcept(codeSystem, concept),

@@ -32,7 +32,7 @@ import type { ReleaseStore } from '../../store/release-store.js';
 import { ADMINISTRATIVE_MAPPINGS, administrativeMappings, type ConceptMapRelationship } from '../fhir/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
 import { MAPS_TO, MAPS_TO_VALUE } from '../fhir-resolver/vocabulary-resolution.js';
-import { conceptOfCode, type TerminologySystem } from './coded-concept.js';
+import { assertSystemVisible, conceptOfCode, type TerminologySystem } from './code-system-concept.js';
 import { administrativeMapsOf, fromVocabularyMap, OMOP_CONCEPT_MAP_BASE, toVocabularyMap, type TranslationMap } from './translation-maps.js';
 
 export const MAPPED_FROM = 'Mapped from';
@@ -208,7 +208,7 @@ function translateForward(ctx: TranslationContext, out: Collector, coding: Trans
     return;
   }
   if (request.map?.kind === 'administrative') return out.note(`The map ${request.map.url} translates codes of ${request.map.system}, not of ${system.canonical}.`);
-  const concept = conceptOfCode(ctx.store, system, code);
+  const concept = conceptOfCode(ctx.store, system, code, 'normalised');
   if (!concept) return out.note(unknownCode(ctx, coding));
   ctx.policy.assertVisible(concept.vocabulary_id);
   if (request.map?.kind === 'to-vocabulary') return intoVocabulary(ctx, out, concept, request.map, [request.map.vocabulary.vocabulary_id]);
@@ -219,7 +219,7 @@ function translateForward(ctx: TranslationContext, out: Collector, coding: Trans
     return standardise(ctx, out, concept, map);
   }
   if (answer.kind === 'administrative') return out.note(`No map translates ${system.canonical} codes into ${answer.canonical}; the IG maps go from it (use the reverse direction).`);
-  for (const vocabularyId of answer.vocabularyIds) ctx.policy.assertVisible(vocabularyId);
+  assertSystemVisible(ctx.policy, answer);
   const vocabulary = ctx.store.metadata.vocabulary(answer.vocabularyIds[0]!);
   const map = vocabulary ? toVocabularyMap(vocabulary) : undefined;
   if (map?.kind !== 'to-vocabulary') return out.note(`This release has no ${answer.vocabularyIds[0]} vocabulary to translate into.`);
@@ -230,7 +230,7 @@ function translateReverse(ctx: TranslationContext, out: Collector, coding: Trans
   const { system } = coding;
   const answer = request.answerSystem;
   if (system.kind === 'administrative') return out.note(`Codes of ${system.canonical} are sources of the IG maps, not targets; name an OMOP concept.`);
-  const concept = conceptOfCode(ctx.store, system, coding.code);
+  const concept = conceptOfCode(ctx.store, system, coding.code, 'normalised');
   if (!concept) return out.note(unknownCode(ctx, coding));
   ctx.policy.assertVisible(concept.vocabulary_id);
   const map = request.map;

@@ -16,8 +16,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { OMOP_CODE_SYSTEM_NAME } from './code-system-concept.js';
-import { conceptOfCode, terminologySystem } from './coded-concept.js';
+import { conceptOfCode, OMOP_CODE_SYSTEM_NAME, terminologySystem } from './code-system-concept.js';
 import { parseImplicitValueSetUrl } from './implicit-value-set-url.js';
 
 /** An implicit ValueSet that exists in the release. */
@@ -52,7 +51,7 @@ export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: 
   }
   const found: ImplicitValueSet = { url: implicit.url, system: system.canonical, codeSystemName };
   if (implicit.kind === 'isa') {
-    const root = conceptOfCode(store, system, implicit.code);
+    const root = conceptOfCode(store, system, implicit.code, 'normalised');
     if (!root || !policy.canSee(root.vocabulary_id)) return [];
     found.root = root;
   }
