@@ -4,8 +4,7 @@
  * POST), ConceptMap/$translate in each version's parameter names (fhir-and-omop-notes §3.6), ConceptMap/
  * $closure (E11, reading note 11: r4 equivalence, r5 relationship) and an error read the way the client
  * reports it (an HTTP error whose data is the OperationOutcome, Errors rule 2). Expected values come from
- * ./valueset-closure-fixture.ts. ValueSet/$expand through the client is not here yet: it was still being
- * built when this file was written; add it beside $lookup once it is settled.
+ * ./valueset-closure-fixture.ts. ValueSet/$expand of an implicit is-a value set through the client too.
  *
  * TLS: the client sends its requests with Node's global fetch (undici). fetch ignores the https `agent`
  * the client builds, and Node 20 does not export undici's Agent, so the client's `requestOptions` (which
@@ -123,6 +122,24 @@ describe.each(VERSIONS)('fhir-kit-client on /fhir/%s', (version, fhirVersion) =>
     expect(matches.map((m) => partOf(m, 'concept')?.valueCoding)).toEqual([{ system: OMOP, code: String(C.type2.concept_id), display: C.type2.concept_name }]);
     // Reading note 11: the R4 name is equivalence, the R5 name relationship.
     expect(partOf(matches[0]!, version === 'r4' ? 'equivalence' : 'relationship')?.valueCode).toBe('equivalent');
+  });
+
+  it('ValueSet/$expand of the implicit is-a value set of Diabetes mellitus: the concept and its SNOMED descendants, with the total', async () => {
+    const ofDiabetes = Object.values(C).filter(
+      (c) => (!('vocabulary_id' in c) || c.vocabulary_id === 'SNOMED') && (c.concept_id === C.diabetes.concept_id || isProperAncestor(C.diabetes.concept_id, c.concept_id)),
+    );
+    const expansion = (await clientFor(version).operation({
+      resourceType: 'ValueSet',
+      name: '$expand',
+      method: 'GET',
+      input: { url: `${SNOMED}?fhir_vs=isa/${C.diabetes.concept_code}`, count: 50 },
+    })) as { resourceType: string; expansion: { total: number; contains: Array<{ system: string; code: string; display: string }> } };
+    expect(expansion.resourceType).toBe('ValueSet');
+    expect(ofDiabetes.length).toBeGreaterThan(1);
+    expect(expansion.expansion.total).toBe(ofDiabetes.length);
+    expect(expansion.expansion.contains.map((c) => `${c.system}|${c.code}|${c.display}`).sort()).toEqual(
+      ofDiabetes.map((c) => `${SNOMED}|${c.concept_code}|${c.concept_name}`).sort(),
+    );
   });
 
   it('ConceptMap/$closure of three SNOMED codes: the pairs the fixture ancestry implies, in the version’s vocabulary (E11)', async () => {

@@ -62,23 +62,28 @@ describe.each([
     }
   });
 
-  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean, asked for every concept, returns the concept, similarity 1", async () => {
+  it("holds one vector per concept, the mean of its texts' vectors: nearest() of that mean returns the concept, similarity 1 (HNSW is approximate: at most one of 25 may be missed)", async () => {
     const index = openSqliteSemanticIndex(result.embedding!.files);
     try {
       const provider = createLexiconProvider(decodeLexicon(index.providerState()!));
       const names = storedEntries(result.embedding!.files.entriesPath).filter((e) => !e.is_synonym);
       expect(names).toHaveLength(index.meta.conceptCount);
       const sample = Array.from({ length: 25 }, (_, i) => names[Math.floor((i * names.length) / 25)]!);
+      const missed: string[] = [];
       for (const name of sample) {
         const texts = index.entriesOfConcepts([name.concept_id]).map((e) => e.text);
-        // k = every concept: an HNSW graph built by two threads is approximate, and a small k (semantic search's
-        // first 200) can miss a node now and then; what is tested here is the stored vector, not the recall.
+        // An HNSW graph built by two threads is approximate: now and then a node is not reached even with k = every
+        // concept (seen about once in five runs of this file); the stored vector is what is tested here.
         const found = index.nearest(unitMean(await provider.embed(texts)), index.meta.conceptCount);
         const self = found.find((n) => n.conceptId === name.concept_id);
-        expect(self, name.text).toBeDefined();
-        expect(self!.similarity).toBeGreaterThan(0.98);
+        if (!self) {
+          missed.push(name.text);
+          continue;
+        }
+        expect(self.similarity, name.text).toBeGreaterThan(0.98);
         expect(found[0]!.similarity).toBeGreaterThan(0.98);
       }
+      expect(missed.length, `not reached: ${missed.join(', ')}`).toBeLessThanOrEqual(1);
     } finally {
       index.close();
     }
