@@ -75,6 +75,20 @@ const FHIR_MINIMAL: Record<string, { query?: string; body?: unknown }> = {
   'POST /fhir/{fhirVersion}/CodeSystem/$subsumes': {
     body: { resourceType: 'Parameters', parameter: [{ name: 'system', valueUri: SNOMED }, { name: 'codeA', valueCode: '73211009' }, { name: 'codeB', valueCode: '44054006' }] },
   },
+  'POST /fhir/{fhirVersion}/CodeSystem/$find-matches': {
+    body: {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'system', valueUri: SNOMED },
+        { name: 'exact', valueBoolean: true },
+        { name: 'property', part: [{ name: 'code', valueCode: 'Is a' }, { name: 'value', ...snomedCoding('73211009') }] },
+      ],
+    },
+  },
+  'GET /fhir/{fhirVersion}/CodeSystem/$diff': { query: `system=${SNOMED}&code=44054006&fromVersion=2025.2` },
+  'POST /fhir/{fhirVersion}/CodeSystem/$diff': {
+    body: { resourceType: 'Parameters', parameter: [{ name: 'system', valueUri: SNOMED }, { name: 'code', valueCode: '44054006' }, { name: 'fromVersion', valueString: '2025.2' }] },
+  },
   'GET /fhir/{fhirVersion}/ConceptMap/$translate': { query: `system=${SNOMED}&code=44054006` },
   'POST /fhir/{fhirVersion}/ConceptMap/$translate': { body: { resourceType: 'Parameters', parameter: [{ name: 'coding', ...snomedCoding('44054006') }] } },
   'GET /fhir/{fhirVersion}/ValueSet/$expand': { query: `url=${encodeURIComponent(`${SNOMED}?fhir_vs=isa/73211009`)}` },

@@ -5,6 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { registerBatchBundle } from './batch-bundle.js';
+import { registerDiffOperation } from './codesystem-diff.js';
+import { registerFindMatchesOperation } from './codesystem-find-matches.js';
 import { registerCodeSystemOperations } from './codesystem-operations.js';
 import { registerCodeSystemResources } from './codesystem-resources.js';
 import { registerTranslateOperation } from './conceptmap-translate.js';
@@ -22,6 +24,8 @@ export function registerFhirSurface(app: FastifyInstance, registry: ReleaseRegis
   registerValueSetOperations(app);
   registerTranslateOperation(app);
   registerCodeSystemResources(app, registry);
+  registerFindMatchesOperation(app);
+  registerDiffOperation(app, registry);
   // Last: a batch runs the interactions registered before it.
   registerBatchBundle(app, registry);
 }

@@ -15,7 +15,7 @@ import { parametersResource } from './fhir-resources.js';
 
 /** Resource types and the interactions / operations served for each (kept in step with the registrations). */
 export const FHIR_CAPABILITIES: Record<string, { interactions: string[]; operations: string[] }> = {
-  CodeSystem: { interactions: ['read', 'search-type'], operations: ['lookup', 'validate-code', 'subsumes'] },
+  CodeSystem: { interactions: ['read', 'search-type'], operations: ['lookup', 'validate-code', 'subsumes', 'find-matches', 'diff'] },
   ValueSet: { interactions: ['search-type'], operations: ['expand', 'validate-code'] },
   ConceptMap: { interactions: [], operations: ['translate', 'closure'] },
 };

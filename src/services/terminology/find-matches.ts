@@ -1,0 +1,155 @@
+/**
+ * CodeSystem/$find-matches as domain logic: the concepts of a code system (./code-system-concept.ts)
+ * whose properties equal the given ones, with property codes as $lookup names them
+ * (./concept-lookup.ts).
+ *
+ * Properties matched: the CONCEPT columns `concept-class-id`, `domain-id`, `vocabulary-id` and
+ * `standard-concept` (`S`, `C`, or `NS` for a non-standard concept), and relationship properties
+ * named by a relationship id (`Is a`, `Maps to`, …) whose value is a concept: a concept_id of the OMOP
+ * system, or a Coding in any known system. A concept matches a relationship property when it has a
+ * valid CONCEPT_RELATIONSHIP row with that id to that concept.
+ *
+ * Bounded, indexed reads only: the candidates are the concepts with an inbound row of a relationship
+ * property's concept (index on concept_id_2), at most CANDIDATE_ROWS_LIMIT rows per relationship
+ * property, so at least one relationship property is required; column properties are checked on the
+ * candidates. Concepts of vocabularies the caller may not see are never candidates, and for a
+ * vocabulary's system only that system's vocabularies are.
+ *
+ * `exact` true: a match has every property. `exact` false: a match has at least one, ranked by the
+ * number of properties it has (most first), then by concept_id; the properties it lacks are listed
+ * as `unmatched`. Either way at most MATCH_LIMIT matches are returned.
+ */
+import type { AccessPolicy } from '../access-policy.js';
+import type { ConceptRecord } from '../../store/records.js';
+import type { ReleaseStore } from '../../store/release-store.js';
+import { notFound, validationError } from '../errors.js';
+import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
+import { codeOfConcept, conceptOfCode, requireCodeSystem, terminologySystem, unknownSystemMessage } from './code-system-concept.js';
+
+/** Matches returned at most. */
+export const MATCH_LIMIT = 100;
+/** Inbound relationship rows read per relationship property, at most. */
+export const CANDIDATE_ROWS_LIMIT = 1000;
+
+/** A requested property: a code and its value (a plain code, or a Coding for a relationship property). */
+export interface FindMatchesProperty {
+  code: string;
+  value: string;
+  /** The value's code system, when the value was a Coding. */
+  valueSystem?: string;
+}
+
+export interface FindMatchesRequest {
+  system: string;
+  version?: string;
+  exact: boolean;
+  properties: readonly FindMatchesProperty[];
+}
+
+export interface ConceptMatch {
+  system: string;
+  code: string;
+  display: string;
+  /** The requested properties the concept does not have (empty when `exact`). */
+  unmatched: FindMatchesProperty[];
+  /** How many of the requested properties the concept has. */
+  matchedCount: number;
+}
+
+export interface FindMatchesResult {
+  version: string;
+  /** At most MATCH_LIMIT, best first. */
+  matches: ConceptMatch[];
+  /** Number of properties requested. */
+  propertyCount: number;
+}
+
+const COLUMN_READERS: Record<string, (concept: ConceptRecord) => string> = {
+  'concept-class-id': (c) => c.concept_class_id,
+  'domain-id': (c) => c.domain_id,
+  'vocabulary-id': (c) => c.vocabulary_id,
+  'standard-concept': (c) => c.standard_concept ?? 'NS',
+};
+
+interface RelationshipProperty {
+  property: FindMatchesProperty;
+  /** Concept ids with the relationship to the property's concept (read from its inbound rows). */
+  holders: Map<number, ConceptRecord>;
+}
+
+function relationshipTarget(store: ReleaseStore, policy: AccessPolicy, property: FindMatchesProperty): ConceptRecord {
+  const systemUri = property.valueSystem ?? OMOP_CONCEPT_SYSTEM;
+  const system = terminologySystem(systemUri);
+  if (!system) throw notFound(unknownSystemMessage(systemUri), 'not_found', { system: systemUri });
+  const concept = conceptOfCode(store, system, property.value, 'exact');
+  if (!concept) {
+    throw validationError(`Parameter 'property' '${property.code}': code '${property.value}' is not a concept of ${systemUri}.`, { parameter: 'property' });
+  }
+  policy.assertVisible(concept.vocabulary_id);
+  return concept;
+}
+
+function relationshipHolders(
+  store: ReleaseStore,
+  policy: AccessPolicy,
+  property: FindMatchesProperty,
+  vocabularyIds: readonly string[] | undefined,
+): Map<number, ConceptRecord> {
+  const target = relationshipTarget(store, policy, property);
+  const rows = store.relationships.page(
+    {
+      conceptId: target.concept_id,
+      direction: 'inbound',
+      relationshipIds: [property.code],
+      includeInvalid: false,
+      otherEnd: { excludedVocabularyIds: policy.hiddenVocabularies(), ...(vocabularyIds ? { vocabularyIds } : {}) },
+    },
+    0,
+    CANDIDATE_ROWS_LIMIT,
+  );
+  return new Map(rows.map((row) => [row.other.concept_id, row.other]));
+}
+
+/**
+ * Finds the concepts with the given properties. 400 for no relationship property or an unknown
+ * relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
+ */
+export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
+  const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
+  const relationshipProperties = request.properties.filter((p) => !(p.code in COLUMN_READERS));
+  if (!relationshipProperties.length) {
+    throw validationError(
+      "Parameter 'property': at least one relationship property (a relationship id such as 'Is a' with a concept as its value) is required; column properties alone are not matched.",
+      { parameter: 'property' },
+    );
+  }
+  const vocabularyIds = codeSystem.kind === 'vocabulary' ? codeSystem.vocabularyIds : undefined;
+  const relationships: RelationshipProperty[] = relationshipProperties.map((property) => ({
+    property,
+    holders: relationshipHolders(store, policy, property, vocabularyIds),
+  }));
+  const candidates = new Map<number, ConceptRecord>();
+  for (const r of relationships) for (const [id, concept] of r.holders) candidates.set(id, concept);
+
+  const has = (concept: ConceptRecord, property: FindMatchesProperty): boolean => {
+    const column = COLUMN_READERS[property.code];
+    if (column) return column(concept) === property.value;
+    return relationships.some((r) => r.property === property && r.holders.has(concept.concept_id));
+  };
+  const scored = [...candidates.values()].map((concept) => {
+    const unmatched = request.properties.filter((p) => !has(concept, p));
+    return { concept, unmatched, matchedCount: request.properties.length - unmatched.length };
+  });
+  const matches = scored
+    .filter((s) => (request.exact ? s.unmatched.length === 0 : s.matchedCount > 0))
+    .sort((a, b) => b.matchedCount - a.matchedCount || a.concept.concept_id - b.concept.concept_id)
+    .slice(0, MATCH_LIMIT)
+    .map((s) => ({
+      system: codeSystem.canonical,
+      code: codeOfConcept(codeSystem, s.concept),
+      display: s.concept.concept_name,
+      unmatched: s.unmatched,
+      matchedCount: s.matchedCount,
+    }));
+  return { version: releaseVersion, matches, propertyCount: request.properties.length };
+}
