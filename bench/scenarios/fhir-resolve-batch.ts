@@ -1,5 +1,4 @@
 /** POST /v1/fhir/resolve/batch: 100 structured codings per request. */
-import { systemForVocabulary } from '../../src/services/fhir/code-system-uris.js';
 import { resolverCodings } from '../lib/mapping-sources.js';
 import { cycle, type Scenario } from '../lib/scenario.js';
 
@@ -9,7 +8,7 @@ const scenario: Scenario = {
   name: 'fhir-resolve-batch',
   description: 'POST /v1/fhir/resolve/batch, 100 structured codings (system+code or vocabulary_id+code, half non-standard), include_quality',
   prepare(ctx) {
-    const codings = resolverCodings(ctx, 20_000, systemForVocabulary);
+    const codings = resolverCodings(ctx, 20_000);
     const bodies = Array.from({ length: codings.length / BATCH_SIZE }, (_, b) =>
       JSON.stringify({ codings: codings.slice(b * BATCH_SIZE, (b + 1) * BATCH_SIZE), include_quality: true }),
     );

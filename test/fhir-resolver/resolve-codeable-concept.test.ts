@@ -108,6 +108,17 @@ describe('POST /v1/fhir/resolve/codeable-concept', () => {
     expect(data.unresolved.map((u: { error: { code: string } }) => u.error.code)).toEqual(['concept_not_found', 'unknown_system']);
   });
 
+  it('a text that matches nothing is unresolved like a coding: its display echoed, the error with its details', async () => {
+    const text = 'qzxv plorfk wubbleton';
+    const data = await answer({ coding: [{ system: SNOMED, code: '00000000' }], text, resource_type: 'Condition' });
+    expect(data.best_match).toBeNull();
+    expect(data.unresolved).toHaveLength(2);
+    expect(data.unresolved[1]).toMatchObject({
+      input: { system: null, code: null, display: text, vocabulary_id: null, resource_type: 'Condition' },
+      error: { code: 'concept_not_found', details: { display: text } },
+    });
+  });
+
   it('text is not used when a coding resolves', async () => {
     const data = await answer({ coding: [BY_PREFERENCE[2]], text: C.t2dm.concept_name });
     expect(data.best_match.resolution).toMatchObject({ mapping_type: 'direct', standard_concept: brief(C.glucoseInBlood) });

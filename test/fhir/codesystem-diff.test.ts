@@ -23,7 +23,8 @@ const base = (id: number, name: string, code: string, extra: Partial<FixtureConc
 const icdSource = base(1005, 'Source code', 'E1', { vocabulary_id: 'ICD10CM', concept_class_id: '5-char billing code', standard_concept: null });
 const cpt = base(1008, 'A procedure', '99213', { vocabulary_id: 'CPT4', concept_class_id: 'CPT4', domain_id: 'Procedure' });
 
-function release(releaseVersion: string, concepts: FixtureConcept[], mapsTo: number): string {
+/** `mapsTo`: 1005's standard target; `alsoMapsTo`: a second one (a CPT4 procedure in the later release). */
+function release(releaseVersion: string, concepts: FixtureConcept[], mapsTo: number, alsoMapsTo?: number): string {
   return writeAthenaFixture({
     releaseVersion,
     vocabularies: VOCABULARIES.map(([id, name]) => [id, name, `${id} test`] as [string, string, string]),
@@ -33,6 +34,7 @@ function release(releaseVersion: string, concepts: FixtureConcept[], mapsTo: num
     relationships: [
       { concept_id_1: 1005, concept_id_2: mapsTo, relationship_id: 'Maps to' },
       { concept_id_1: mapsTo, concept_id_2: 1005, relationship_id: 'Mapped from' },
+      ...(alsoMapsTo ? [{ concept_id_1: 1005, concept_id_2: alsoMapsTo, relationship_id: 'Maps to' }] : []),
     ],
   });
 }
@@ -72,6 +74,7 @@ beforeAll(async () => {
             cpt,
           ],
           1002,
+          cpt.concept_id,
         ),
         label: '2025.2',
         makeDefault: true,
@@ -184,5 +187,11 @@ describe('CodeSystem/$diff errors', () => {
     const validated = await diff(`system=${encodeURIComponent(CPT)}&code=99213`, { key: validatedKey });
     expect(validated.status).toBe(200);
     expect(changes(validated.body)).toEqual([]);
+  });
+
+  it('a remap to a CPT4 target lists that target only for a validated key (Authentication 5)', async () => {
+    const query = `system=${encodeURIComponent(ICD10CM)}&code=E1`;
+    expect(changes((await diff(query)).body)[0]).toMatchObject({ type: 'remapped', from: '1001', to: '1002' });
+    expect(changes((await diff(query, { key: validatedKey })).body)[0]).toMatchObject({ type: 'remapped', from: '1001', to: `1002 ${cpt.concept_id}` });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { MAX_PROPERTIES } from '../../src/services/terminology/find-matches.js';
 import { CPT, HUB_SOURCE_COUNT, ICD10CM, OMOP, SNOMED, writeCodeSystemFixture } from './codesystem-fixture.js';
 
 let t: TestServer;
@@ -119,7 +120,7 @@ describe('licences and parameter errors', () => {
     expect(matchesOf(allowed.body).map(codeOf)).toEqual(['201826']);
   });
 
-  it('missing system or exact, no relationship property, subproperty: 400 invalid naming the parameter (Errors rule 2)', async () => {
+  it('missing system or exact, no relationship property, too many properties, subproperty: 400 invalid naming the parameter (Errors rule 2)', async () => {
     const isA = property('Is a', { valueCode: '201820' });
     for (const [parameter, named] of [
       [[{ name: 'exact', valueBoolean: true }, isA], 'system'],
@@ -127,6 +128,7 @@ describe('licences and parameter errors', () => {
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueString: 'maybe' }, isA], 'exact'],
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, property('domain-id', { valueCode: 'Condition' })], 'property'],
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, property('Is a', { valueCode: '999999999' })], 'property'],
+      [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, ...Array.from({ length: MAX_PROPERTIES + 1 }, () => isA)], 'property'],
       [
         [
           { name: 'system', valueUri: OMOP },

@@ -186,6 +186,20 @@ describe('Coding parameters in a URL: FHIR token system|code (operations: "Codin
     expect(r.body.issue[0].code).toBe('invalid');
     expect(r.body.issue[0].details.text).toMatch(/Parameter 'coding' must be a Coding/);
   });
+
+  it("$validate-code reads a coding alike on CodeSystem and ValueSet: its system defaults to the code-system parameter, no code is a 400 naming 'coding' (Errors rule 2)", async () => {
+    const vs = `url=${q(`${SNOMED}?fhir_vs`)}`;
+    const bySystem = await t.request(`/fhir/r4/ValueSet/$validate-code?${vs}&system=${q(SNOMED)}&coding=${q('|44054006')}`);
+    expect(bySystem.status).toBe(200);
+    expect(parameter(bySystem.body, 'result')?.valueBoolean).toBe(true);
+    const byUrl = await t.request(`/fhir/r4/CodeSystem/$validate-code?url=${q(SNOMED)}&coding=${q('|44054006')}`);
+    expect(parameter(byUrl.body, 'result')?.valueBoolean).toBe(true);
+    for (const path of [`ValueSet/$validate-code?${vs}&code=44054006`, `CodeSystem/$validate-code?url=${q(SNOMED)}&code=44054006`]) {
+      const noCode = await t.request(`/fhir/r4/${path}&coding=${q(`${SNOMED}|`)}`);
+      expect(noCode.status, path).toBe(400);
+      expect(noCode.body.issue[0].details.text, path).toBe("Parameter 'coding' needs a code.");
+    }
+  });
 });
 
 describe('one reading of codes, two matchings: exact for the CodeSystem operations, normalised spellings for codes sent as data', () => {
@@ -205,5 +219,27 @@ describe('one reading of codes, two matchings: exact for the CodeSystem operatio
     const r = await t.request(`/fhir/r4/ConceptMap/$translate?system=${q(ICD10CM)}&code=${q(code)}&targetsystem=${q(OMOP)}`);
     const match = r.body.parameter.find((p: { name: string }) => p.name === 'match');
     expect(match.part.find((p: { name: string }) => p.name === 'concept').valueCoding.code).toBe('201826');
+  });
+});
+
+describe('the CapabilityStatement lists what is served', () => {
+  it('every resource interaction and operation of the OpenAPI document, and nothing else', async () => {
+    const openapi = (await t.request('/openapi.json', { anonymous: true })).body as { paths: Record<string, unknown> };
+    const expected: Record<string, Set<string>> = {};
+    for (const path of Object.keys(openapi.paths)) {
+      const m = /^\/fhir\/\{fhirVersion\}\/([A-Z][A-Za-z]+)(?:\/(.+))?$/.exec(path);
+      if (!m || m[2]?.includes('/')) continue;
+      const what = m[2] === undefined ? 'search-type' : m[2].startsWith('{') ? 'read' : m[2].replace(/^\$/, '$');
+      (expected[m[1]!] ??= new Set()).add(what);
+    }
+    const statement = (await t.request('/fhir/r4/metadata')).body as {
+      rest: Array<{ resource: Array<{ type: string; interaction?: Array<{ code: string }>; operation?: Array<{ name: string; definition: string }> }> }>;
+    };
+    const listed = Object.fromEntries(
+      statement.rest[0]!.resource.map((r) => [r.type, new Set([...(r.interaction ?? []).map((i) => i.code), ...(r.operation ?? []).map((o) => `$${o.name}`)])]),
+    );
+    expect(listed).toEqual(expected);
+    expect([...listed.CodeSystem!]).toEqual(expect.arrayContaining(['$lookup', '$validate-code', '$subsumes', 'read', 'search-type']));
+    for (const r of statement.rest[0]!.resource) for (const o of r.operation ?? []) expect(o.definition).toBe(`http://hl7.org/fhir/OperationDefinition/${r.type}-${o.name}`);
   });
 });

@@ -250,6 +250,27 @@ describe('inline compose filters', () => {
     expect(noCompose.status).toBe(400);
     expect(noCompose.body.issue[0].details.text).toMatch(/ValueSet\.compose/);
   });
+
+  it('a regex that could backtrack without bound is 400 naming the element; a plain one on a column property still filters (Errors rule 2)', async () => {
+    const regexOn = (property: string, value: string) => inline([{ system: SNOMED, filter: [{ property: 'concept', op: 'is-a', value: '73211009' }, { property, op: 'regex', value }] }]);
+    for (const [value, reason] of [
+      ['(\\d|\\d)*x', /quantified group/],
+      ['(4)\\1', /backreference/],
+      ['.*.*.*.*x', /more than 3 repetitions/],
+    ] as const) {
+      const r = await expandPost([{ name: 'valueSet', resource: regexOn('concept', value) }]);
+      expect(r.status).toBe(400);
+      expect(r.body.issue[0].code).toBe('invalid');
+      expect(r.body.issue[0].details.text).toMatch(/filter\[1\]\.value/);
+      expect(r.body.issue[0].details.text).toMatch(reason);
+    }
+    const escaped = await expandPost([{ name: 'valueSet', resource: regexOn('concept', '\\)*[(]*4.*') }]);
+    expect(escaped.status).toBe(200);
+    expect(codesOf(escaped.body)).toContain('44054006');
+    const byDomain = await expandPost([{ name: 'valueSet', resource: regexOn('domain-id', 'Cond.*') }]);
+    expect(byDomain.status).toBe(200);
+    expect(codesOf(byDomain.body)).toContain('44054006');
+  });
 });
 
 describe('the text filter: keyword search within the set', () => {

@@ -6,7 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS, MAX_ACCESS_TOKEN_LIFETIME_SECONDS } from '../../state/state-store.js';
 import { dataDirOption, parsePositiveInteger } from '../options.js';
-import { openState } from './keys.js';
+import { withState, writeListing } from './keys.js';
 
 /** `--token-lifetime`: whole seconds, 1 to MAX_ACCESS_TOKEN_LIFETIME_SECONDS (tokens stay short-lived). */
 function parseTokenLifetime(value: string): number {
@@ -36,58 +36,42 @@ export function registerClientsCommand(program: Command): void {
         .default(DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS)
         .argParser(parseTokenLifetime),
     )
-    .action(async (options: { key: string; dataDir: string; tokenLifetime: number }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((options: { key: string; dataDir: string; tokenLifetime: number }) =>
+      withState(options.dataDir, async (state) => {
         const { record, secret } = await state.createClient({ key: options.key, token_lifetime_seconds: options.tokenLifetime });
         process.stdout.write(`client_id=${record.client_id}\nclient_secret=${secret}\n`);
         process.stderr.write(`created client ${record.client_id} for key ${record.key_id}; store the secret now, it cannot be shown again\n`);
-      } finally {
-        await state.close();
-      }
-    });
+      }),
+    );
 
   clients
     .command('list')
     .description('List OAuth clients with their API key (never the secrets).')
     .addOption(dataDirOption())
     .addOption(new Option('--json', 'print JSON').env('OMOPTERM_CLIENTS_LIST_JSON'))
-    .action(async (options: { dataDir: string; json?: boolean }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((options: { dataDir: string; json?: boolean }) =>
+      withState(options.dataDir, async (state) => {
         const keyNames = new Map((await state.listKeys()).map((k) => [k.id, k.name]));
         const rows = (await state.listClients()).map((c) => ({ ...c, key_name: keyNames.get(c.key_id) ?? null }));
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-          return;
-        }
-        if (!rows.length) {
-          process.stdout.write('no OAuth clients yet: omopterm clients create --key <key id or name>\n');
-          return;
-        }
-        for (const c of rows) {
-          process.stdout.write(
-            `${c.client_id}  key=${c.key_name ?? c.key_id}  token-lifetime=${c.token_lifetime_seconds}s  ${c.revoked_at ? `REVOKED ${c.revoked_at}` : 'active'}\n`,
-          );
-        }
-      } finally {
-        await state.close();
-      }
-    });
+        writeListing(
+          rows,
+          options.json,
+          'no OAuth clients yet: omopterm clients create --key <key id or name>',
+          (c) => `${c.client_id}  key=${c.key_name ?? c.key_id}  token-lifetime=${c.token_lifetime_seconds}s  ${c.revoked_at ? `REVOKED ${c.revoked_at}` : 'active'}`,
+        );
+      }),
+    );
 
   clients
     .command('revoke')
     .description('Revoke a client and its access tokens; servers refuse them from their next request on. (Revoking its key revokes it too.)')
     .argument('<client-id>', 'client id (from clients list)')
     .addOption(dataDirOption())
-    .action(async (clientId: string, options: { dataDir: string }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((clientId: string, options: { dataDir: string }) =>
+      withState(options.dataDir, async (state) => {
         const revoked = await state.revokeClient(clientId);
         if (!revoked) throw new Error(`no active OAuth client with id '${clientId}'`);
         process.stdout.write(`revoked ${revoked.client_id}\n`);
-      } finally {
-        await state.close();
-      }
-    });
+      }),
+    );
 }

@@ -7,9 +7,24 @@ import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber 
 /** The free-tier rate of the hosted service (spec Limits). */
 export const DEFAULT_KEY_RATE = 2;
 
-/** The data directory's state store, opened by a CLI command (usage is written at once, on close). */
-export function openState(dataDir: string): EmbeddedStateStore {
-  return new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
+/**
+ * Runs a CLI command's work on the data directory's state store (usage is written at once, on
+ * close) and closes the store, whatever happens.
+ */
+export async function withState<T>(dataDir: string, work: (state: EmbeddedStateStore) => Promise<T>): Promise<T> {
+  const state = new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
+  try {
+    return await work(state);
+  } finally {
+    await state.close();
+  }
+}
+
+/** Writes a `list` command's rows: as JSON with --json, else `emptyHint` when there are none, else one `line` per row. */
+export function writeListing<T>(rows: readonly T[], json: boolean | undefined, emptyHint: string, line: (row: T) => string): void {
+  if (json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (!rows.length) process.stdout.write(`${emptyHint}\n`);
+  else for (const row of rows) process.stdout.write(`${line(row)}\n`);
 }
 
 /** `--cpt4-validated-until`: a YYYY-MM-DD date that is today (UTC) or later; a lapsed validation is refused. */
@@ -49,9 +64,8 @@ export function registerKeysCommand(program: Command): void {
         .env('OMOPTERM_KEYS_CREATE_CPT4_VALIDATED_UNTIL')
         .argParser(parseValidationDate),
     )
-    .action(async (options: { name: string; dataDir: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((options: { name: string; dataDir: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) =>
+      withState(options.dataDir, async (state) => {
         const { record, secret } = await state.createKey({
           name: options.name,
           rate_per_second: options.rate,
@@ -60,54 +74,40 @@ export function registerKeysCommand(program: Command): void {
         });
         process.stdout.write(`${secret}\n`);
         process.stderr.write(`created key ${record.id} (${record.name}); store it now, it cannot be shown again\n`);
-      } finally {
-        await state.close();
-      }
-    });
+      }),
+    );
 
   keys
     .command('list')
     .description('List API keys (never the secrets).')
     .addOption(dataDirOption())
     .addOption(new Option('--json', 'print JSON').env('OMOPTERM_KEYS_LIST_JSON'))
-    .action(async (options: { dataDir: string; json?: boolean }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((options: { dataDir: string; json?: boolean }) =>
+      withState(options.dataDir, async (state) => {
         const month = new Date().toISOString().slice(0, 7);
         const rows = [];
         for (const k of await state.listKeys()) rows.push({ ...k, calls_this_month: await state.usageOf(k.id, month) });
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-          return;
-        }
-        if (!rows.length) {
-          process.stdout.write('no API keys yet: omopterm keys create --name <name>\n');
-          return;
-        }
-        for (const k of rows) {
-          process.stdout.write(
+        writeListing(
+          rows,
+          options.json,
+          'no API keys yet: omopterm keys create --name <name>',
+          (k) =>
             `${k.id}  ${k.name}  rate=${k.rate_per_second}/s  quota=${k.monthly_quota ?? 'unlimited'}  used=${k.calls_this_month}` +
-              `  cpt4=${k.cpt4_validated_until ?? 'no'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}\n`,
-          );
-        }
-      } finally {
-        await state.close();
-      }
-    });
+            `  cpt4=${k.cpt4_validated_until ?? 'no'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}`,
+        );
+      }),
+    );
 
   keys
     .command('revoke')
     .description('Revoke a key by id or by name (names are unique among active keys), with its OAuth clients and their tokens; servers refuse them from their next request on.')
     .argument('<id-or-name>', 'key id (from keys list) or name')
     .addOption(dataDirOption())
-    .action(async (idOrName: string, options: { dataDir: string }) => {
-      const state = openState(options.dataDir);
-      try {
+    .action((idOrName: string, options: { dataDir: string }) =>
+      withState(options.dataDir, async (state) => {
         const revoked = await state.revokeKey(idOrName);
         if (!revoked) throw new Error(`no active key with id or name '${idOrName}'`);
         process.stdout.write(`revoked ${revoked.id} (${revoked.name})\n`);
-      } finally {
-        await state.close();
-      }
-    });
+      }),
+    );
 }

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound, validationError } from '../../services/errors.js';
 import { DIFF_CHANGE_TYPES, diffCode, requireDiffCode, type ReleaseChange } from '../../services/terminology/release-diff.js';
-import { normaliseReleaseSelector, type OpenRelease, type ReleaseRegistry } from '../../store/release-registry.js';
+import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
 import { parametersResource, type FhirParameter } from './fhir-resources.js';
 
@@ -19,7 +19,7 @@ function releasesByDate(registry: ReleaseRegistry): OpenRelease[] {
 }
 
 function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: string): OpenRelease {
-  const selection = registry.select(normaliseReleaseSelector(selector));
+  const selection = registry.select(selector);
   if (selection.ok) return selection.release;
   const date = selector.startsWith('omop-v') ? selector.slice('omop-v'.length) : selector;
   const release = registry.all().find((r) => fhirCodeSystemVersion(r.store) === date);
@@ -54,8 +54,7 @@ function changeParameter(change: ReleaseChange): FhirParameter {
 }
 
 function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): object {
-  const system = ctx.params.get('system');
-  if (system === undefined || system === '') throw validationError("Parameter 'system' is required.", { parameter: 'system' });
+  const system = ctx.params.required('system');
   const code = requireDiffCode(ctx.params.get('code'));
   const { before, after } = comparedReleases(ctx, registry);
   const changes = diffCode(before.store, after.store, ctx.policy, system, code);

@@ -41,8 +41,7 @@ function matchParameter(match: ConceptMatch, propertyCount: number, version: str
 }
 
 function findMatchesOperation(ctx: FhirOperationContext): object {
-  const system = ctx.params.get('system');
-  if (system === undefined || system === '') throw validationError("Parameter 'system' is required.", { parameter: 'system' });
+  const system = ctx.params.required('system');
   const exact = ctx.params.boolean('exact');
   if (exact === undefined) throw validationError("Parameter 'exact' (true or false) is required.", { parameter: 'exact' });
   const version = ctx.params.get('version');

@@ -13,27 +13,20 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../services/errors.js';
 import { lookupConcept, type ConceptLookup, type LookupPropertyValue } from '../../services/terminology/concept-lookup.js';
-import {
-  CODE_PATHS,
-  CODING_PATHS,
-  validateCodeableConcept,
-  validateCoding,
-  type CodeValidation,
-  type CodingPaths,
-  type ValidationIssue,
-} from '../../services/terminology/code-validation.js';
+import { validateCodeableConcept, validateCoding } from '../../services/terminology/code-validation.js';
 import { terminologySystem } from '../../services/terminology/code-system-concept.js';
 import { subsumption } from '../../services/terminology/subsumption.js';
 import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from './fhir-operation.js';
-import { parametersResource, type FhirCoding, type FhirParameter } from './fhir-resources.js';
+import { parametersResource, type FhirParameter } from './fhir-resources.js';
+import { codeableConceptToValidate, codingToValidate, validationParameters, type CodeParameterNames } from './validate-code-parameters.js';
 
 const PREFERRED_FOR_LANGUAGE = {
   system: 'http://terminology.hl7.org/CodeSystem/hl7TermMaintInfra',
   code: 'preferredForLanguage',
   display: 'Preferred For Language',
 };
-const TX_ISSUE_TYPE_SYSTEM = 'http://hl7.org/fhir/tools/CodeSystem/tx-issue-type';
-const MESSAGE_ID_EXTENSION = 'http://hl7.org/fhir/StructureDefinition/operationoutcome-message-id';
+/** CodeSystem/$validate-code names the code system `url` (or `system`). */
+const CODE_SYSTEM_PARAMETERS: CodeParameterNames = { system: ['url', 'system'], version: ['version'] };
 
 function required(value: string | undefined, message: string, parameter: string): string {
   if (value === undefined || value === '') throw validationError(message, { parameter });
@@ -93,73 +86,14 @@ function lookup(ctx: FhirOperationContext): object {
 
 // ---- $validate-code --------------------------------------------------------------------------
 
-function issuesResource(issues: readonly ValidationIssue[]): object {
-  return {
-    resourceType: 'OperationOutcome',
-    issue: issues.map((issue) => ({
-      extension: [{ url: MESSAGE_ID_EXTENSION, valueString: issue.messageId }],
-      severity: issue.severity,
-      code: issue.type,
-      details: { coding: [{ system: TX_ISSUE_TYPE_SYSTEM, code: issue.txIssueType }], text: issue.text },
-      ...(issue.path !== undefined ? { location: [issue.path], expression: [issue.path] } : {}),
-    })),
-  };
-}
-
-/** The Parameters of a $validate-code answer (CodeSystem and ValueSet). */
-export function validationParameters(validation: CodeValidation, codeableConcept: object | undefined): FhirParameter[] {
-  const out: FhirParameter[] = [{ name: 'result', valueBoolean: validation.result }];
-  const message = validation.message ?? (validation.issues.length ? validation.issues.map((i) => i.text).join('; ') : undefined);
-  if (message !== undefined) out.push({ name: 'message', valueString: message });
-  if (validation.display !== undefined) out.push({ name: 'display', valueString: validation.display });
-  if (validation.code !== undefined) out.push({ name: 'code', valueCode: validation.code });
-  if (validation.system !== undefined) out.push({ name: 'system', valueUri: validation.system });
-  if (validation.version !== undefined) out.push({ name: 'version', valueString: validation.version });
-  if (codeableConcept) out.push({ name: 'codeableConcept', valueCodeableConcept: codeableConcept });
-  if (validation.issues.length) out.push({ name: 'issues', resource: issuesResource(validation.issues) });
-  if (validation.unknownSystem !== undefined) out.push({ name: 'x-caused-by-unknown-system', valueCanonical: validation.unknownSystem });
-  return out;
-}
-
-/** The single coding to validate from `code` (+ `url`/`system`, `version`, `display`) or `coding`. */
-function codingToValidate(ctx: FhirOperationContext): { coding: FhirCoding & { system: string; code: string }; paths: CodingPaths } | undefined {
-  const { params } = ctx;
-  const system = params.get('url') ?? params.get('system');
-  const version = params.get('version');
-  const coding = params.coding('coding');
-  if (coding) {
-    const code = required(coding.code, "Parameter 'coding' needs a code.", 'coding');
-    const codingSystem = required(coding.system ?? system, "Parameter 'coding' needs a system (or give 'url').", 'coding');
-    const codingVersion = coding.version ?? version;
-    return {
-      coding: { ...coding, system: codingSystem, code, ...(codingVersion !== undefined ? { version: codingVersion } : {}) },
-      paths: CODING_PATHS,
-    };
-  }
-  const code = params.get('code');
-  if (code === undefined) return undefined;
-  const display = params.get('display');
-  return {
-    coding: {
-      system: required(system, "Parameter 'url' (the code system) is required with 'code'.", 'url'),
-      code,
-      ...(version !== undefined ? { version } : {}),
-      ...(display !== undefined ? { display } : {}),
-    },
-    paths: CODE_PATHS,
-  };
-}
-
 function validateCode(ctx: FhirOperationContext): object {
   const releaseVersion = fhirCodeSystemVersion(ctx.store);
-  const codeableConcept = ctx.params.codeableConcept('codeableConcept');
+  const codeableConcept = codeableConceptToValidate(ctx.params);
   if (codeableConcept) {
-    if (!codeableConcept.coding?.length) throw validationError("Parameter 'codeableConcept' has no coding to validate.", { parameter: 'codeableConcept' });
     const validation = validateCodeableConcept(ctx.store, ctx.policy, releaseVersion, codeableConcept.coding);
-    return parametersResource(validationParameters(validation, codeableConcept));
+    return parametersResource(validationParameters(validation, codeableConcept.concept));
   }
-  const single = codingToValidate(ctx);
-  if (!single) throw validationError("One of the parameters 'code' (with 'url'), 'coding' or 'codeableConcept' is required.", { parameter: 'code' });
+  const single = codingToValidate(ctx.params, CODE_SYSTEM_PARAMETERS);
   return parametersResource(validationParameters(validateCoding(ctx.store, ctx.policy, releaseVersion, single.coding, single.paths), undefined));
 }
 

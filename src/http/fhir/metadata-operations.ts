@@ -3,22 +3,33 @@
  *   GET /fhir/{v}/metadata                    CapabilityStatement (instantiates the terminology-server statement)
  *   GET /fhir/{v}/metadata?mode=terminology   TerminologyCapabilities: every code system of the selected release
  *   GET /fhir/{v}/$versions                   the FHIR versions served and the default
- * The operations listed are the ones this server registers (one list, FHIR_CAPABILITIES, that the
- * operation files' registrations are checked against in the tests).
+ * The resources, interactions and operations listed are the ones registered (fhirCapabilities).
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../services/errors.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../services/fhir/code-system-uris.js';
 import { VERSION } from '../../version.js';
-import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
+import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
 import { parametersResource } from './fhir-resources.js';
 
-/** Resource types and the interactions / operations served for each (kept in step with the registrations). */
-export const FHIR_CAPABILITIES: Record<string, { interactions: string[]; operations: string[] }> = {
-  CodeSystem: { interactions: ['read', 'search-type'], operations: ['lookup', 'validate-code', 'subsumes', 'find-matches', 'diff'] },
-  ValueSet: { interactions: ['search-type'], operations: ['expand', 'validate-code'] },
-  ConceptMap: { interactions: [], operations: ['translate', 'closure'] },
-};
+/**
+ * Resource types with the interactions and operations served for each, read from the registered
+ * FHIR interactions (./fhir-operation.ts), so the statement cannot drift from what is served:
+ * `/CodeSystem` → search-type, `/CodeSystem/:id` → read, `/CodeSystem/$lookup` → operation lookup.
+ */
+export function fhirCapabilities(app: FastifyInstance): Record<string, { interactions: string[]; operations: string[] }> {
+  const capabilities: Record<string, { interactions: string[]; operations: string[] }> = {};
+  for (const spec of registeredFhirOperations(app)) {
+    const [type, second, ...rest] = spec.path.split('/').filter(Boolean);
+    if (!type || !/^[A-Z]/.test(type) || rest.length > 0) continue;
+    const entry = (capabilities[type] ??= { interactions: [], operations: [] });
+    if (second === undefined) entry.interactions.push('search-type');
+    else if (second.startsWith(':')) entry.interactions.push('read');
+    else if (second.startsWith('$')) entry.operations.push(second.slice(1));
+  }
+  for (const entry of Object.values(capabilities)) entry.interactions.sort();
+  return capabilities;
+}
 
 /** The HL7 OperationDefinition of a resource type's operation (CodeSystem-lookup, ValueSet-expand, …). */
 const operationDefinition = (type: string, name: string) => `http://hl7.org/fhir/OperationDefinition/${type}-${name}`;
@@ -40,7 +51,7 @@ function capabilityStatement(ctx: FhirOperationContext): object {
         security: { description: 'Authorization: Bearer <API key> on every request.' },
         // POST /fhir/{v} with a batch Bundle of GET entries (./batch-bundle.ts).
         interaction: [{ code: 'batch' }],
-        resource: Object.entries(FHIR_CAPABILITIES).map(([type, cap]) => ({
+        resource: Object.entries(fhirCapabilities(ctx.request.server)).map(([type, cap]) => ({
           type,
           ...(cap.interactions.length ? { interaction: cap.interactions.map((code) => ({ code })) } : {}),
           ...(cap.operations.length ? { operation: cap.operations.map((name) => ({ name, definition: operationDefinition(type, name) })) } : {}),

@@ -95,6 +95,13 @@ export class OperationParameters {
     return undefined;
   }
 
+  /** The value of a parameter that must be given (an empty value is missing): a 400 naming it otherwise. */
+  required(name: string): string {
+    const v = this.get(name);
+    if (v === undefined || v === '') throw validationError(`Parameter '${name}' is required.`, { parameter: name });
+    return v;
+  }
+
   all(name: string): string[] {
     return this.named(name)
       .map(primitiveOf)

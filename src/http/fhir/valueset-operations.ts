@@ -11,24 +11,17 @@
  * outputs too, as the HL7 ecosystem expects), plus membership: a known code outside the ValueSet is
  * result false with a `not-in-vs` issue (the HL7 OMOP omop-validate-*-vs-* fixtures' wording).
  */
+import { MAX_REGEX_LENGTH, MAX_REGEX_REPETITIONS } from '../../services/terminology/value-set-compose.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../services/errors.js';
-import {
-  CODE_PATHS,
-  CODING_PATHS,
-  validateCodeableConcept,
-  validateCoding,
-  type CodeValidation,
-  type CodingPaths,
-  type ValidationIssue,
-} from '../../services/terminology/code-validation.js';
+import { validateCodeableConcept, validateCoding, type CodeValidation, type CodingPaths, type ValidationIssue } from '../../services/terminology/code-validation.js';
 import { conceptCodeSystem, conceptOfCode } from '../../services/terminology/code-system-concept.js';
 import { definitionOfResource, definitionOfUrl, FILTER_OPERATORS, OMOP_DOMAIN_VALUE_SET_PREFIX, type ValueSetDefinition } from '../../services/terminology/value-set-compose.js';
 import { expandValueSet, MAX_EXPANSION_PAGE, memberRule, type Expansion } from '../../services/terminology/value-set-expansion.js';
-import { validationParameters } from './codesystem-operations.js';
 import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from './fhir-operation.js';
-import { fhirBase, parametersResource, type FhirCoding, type FhirParameter } from './fhir-resources.js';
+import { fhirBase, parametersResource, type FhirParameter } from './fhir-resources.js';
+import { codeableConceptToValidate, codingToValidate, validationParameters, type CodeParameterNames } from './validate-code-parameters.js';
 
 /** OMOP's English language concept (CONCEPT_SYNONYM.language_concept_id). */
 const ENGLISH_LANGUAGE_CONCEPT_ID = 4180186;
@@ -136,6 +129,9 @@ function valueSetReference(definition: ValueSetDefinition, releaseVersion: strin
   return version === undefined ? url : `${url}|${version}`;
 }
 
+/** ValueSet/$validate-code names the code system `system`, its version `systemVersion` (or `version`). */
+const VALUE_SET_CODE_PARAMETERS: CodeParameterNames = { system: ['system'], version: ['systemVersion', 'version'] };
+
 const NOT_IN_VALUE_SET_ID = 'None_of_the_provided_codes_are_in_the_value_set_one';
 
 /**
@@ -186,26 +182,15 @@ function validateInValueSet(ctx: FhirOperationContext): object {
   const releaseVersion = fhirCodeSystemVersion(store);
   const definition = requestedDefinition(ctx, false);
   const reference = valueSetReference(definition, releaseVersion);
-  const codeableConcept = params.codeableConcept('codeableConcept');
+  const codeableConcept = codeableConceptToValidate(params);
   if (codeableConcept) {
-    if (!codeableConcept.coding?.length) throw validationError("Parameter 'codeableConcept' has no coding to validate.", { parameter: 'codeableConcept' });
     const { check, outside } = membershipCheck(ctx, definition, reference, 'codeableConcept');
     const validation = validateCodeableConcept(store, policy, releaseVersion, codeableConcept.coding, check);
-    return parametersResource(validationParameters(codeableConceptOutcome(validation, reference, outside), codeableConcept));
+    return parametersResource(validationParameters(codeableConceptOutcome(validation, reference, outside), codeableConcept.concept));
   }
-  const coding: FhirCoding | undefined = params.coding('coding');
-  const code = coding?.code ?? params.get('code');
-  if (code === undefined) throw validationError("One of the parameters 'code' (with 'system'), 'coding' or 'codeableConcept' is required.", { parameter: 'code' });
-  const system = coding?.system ?? params.get('system');
-  if (system === undefined || system === '') {
-    throw coding ? validationError("Parameter 'coding' needs a system.", { parameter: 'coding' }) : validationError("Parameter 'system' is required with 'code'.", { parameter: 'system' });
-  }
-  const version = coding?.version ?? params.get('systemVersion') ?? params.get('version');
-  const display = coding ? coding.display : params.get('display');
-  const paths = coding ? CODING_PATHS : CODE_PATHS;
-  const single = { system, code, ...(version !== undefined ? { version } : {}), ...(display !== undefined ? { display } : {}) };
-  const { check } = membershipCheck(ctx, definition, reference, 'coding', coding ? coding.display : undefined);
-  return parametersResource(validationParameters(check(validateCoding(store, policy, releaseVersion, single, paths), paths), undefined));
+  const single = codingToValidate(params, VALUE_SET_CODE_PARAMETERS);
+  const { check } = membershipCheck(ctx, definition, reference, 'coding', params.coding('coding')?.display);
+  return parametersResource(validationParameters(check(validateCoding(store, policy, releaseVersion, single.coding, single.paths), single.paths), undefined));
 }
 
 const VALUE_SET_INPUT =
@@ -224,7 +209,9 @@ export function registerValueSetOperations(app: FastifyInstance): void {
       `The members of a ValueSet, paged in a stable order with an exact \`total\`. ${VALUE_SET_INPUT} Parameters: \`offset\`, \`count\`, ` +
       '`filter` (text: keyword search within the set, its first 1000 matches, in ranking order), `activeOnly`, `includeDesignations` ' +
       `(synonyms). One answer lists at most ${MAX_EXPANSION_PAGE} codes: a larger page is 422 too-costly (page with count and offset). ` +
-      'r5/r6 add `expansion.next`, the URL of the next page, for a ValueSet named by url.',
+      'r5/r6 add `expansion.next`, the URL of the next page, for a ValueSet named by url. A compose `regex` filter is matched against ' +
+      `the whole value, at most ${MAX_REGEX_LENGTH} characters, with at most ${MAX_REGEX_REPETITIONS} repetitions and no repeated group or ` +
+      'backreference (400 otherwise: a pattern that can backtrack without bound would hold the server).',
     handler: expand,
   });
   registerFhirOperation(app, {

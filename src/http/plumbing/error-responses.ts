@@ -6,10 +6,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../../services/errors.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
-import { sendResource } from '../fhir/fhir-format.js';
+import { FHIR_JSON_TYPE, sendResource } from '../fhir/fhir-format.js';
 import type { Surface } from './request-context.js';
-
-export const FHIR_JSON = 'application/fhir+json; charset=utf-8';
 
 const REST_JSON = 'application/json; charset=utf-8';
 
@@ -25,7 +23,7 @@ export function errorBody(
   releaseLabel: string | null,
 ): { contentType: string; body: OperationOutcome | ErrorEnvelope } {
   if (surface === 'fhir') {
-    return { contentType: FHIR_JSON, body: operationOutcome(issueTypeFor(error.status, error.code), error.message) };
+    return { contentType: FHIR_JSON_TYPE, body: operationOutcome(issueTypeFor(error.status, error.code), error.message) };
   }
   return {
     contentType: REST_JSON,

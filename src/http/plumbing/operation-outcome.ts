@@ -36,8 +36,8 @@ export function issueTypeFor(status: number, code: string): IssueType {
   if (code === 'missing_api_key' || code === 'invalid_api_key') return 'login';
   if (code === 'vocabulary_restricted' || status === 403) return 'forbidden';
   if (code === 'https_required') return 'security';
-  if (code === 'too-costly' || code === 'too_costly') return 'too-costly';
-  if (code === 'not-supported' || code === 'not_supported') return 'not-supported';
+  if (code === 'too-costly') return 'too-costly';
+  if (code === 'not-supported') return 'not-supported';
   if (status === 429) return 'throttled';
   if (status === 404 || code === 'release_not_found') return 'not-found';
   if (status === 405 || status === 501) return 'not-supported';

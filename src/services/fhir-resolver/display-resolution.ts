@@ -154,7 +154,7 @@ async function scoredMatches(
   if (ctx.semantic) {
     const candidates = await candidateConcepts(ctx.semantic, { text, filters, wanted, keywordQueries });
     concepts = candidates.concepts;
-    meaning = rememberingScorer(semanticScorer(ctx.semantic.provider, text, candidates));
+    meaning = semanticScorer(ctx.semantic.provider, text, candidates);
   } else {
     const byId = new Map<number, ConceptRecord>();
     for (const q of [...keywordQueries, ...longestContentWords(text, LEXICAL_WORD_QUERIES)]) for (const c of keywordCandidates(ctx.store, ctx.policy, q, filters)) byId.set(c.concept_id, c);

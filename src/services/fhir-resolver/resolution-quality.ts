@@ -58,7 +58,6 @@ function baseQuality(facts: ResolutionFacts): MappingQuality {
 }
 
 export function rateResolution(facts: ResolutionFacts): MappingQuality {
-  if (facts.mappingType === 'unmapped') return 'manual_review';
   let step = LADDER.indexOf(baseQuality(facts));
   if (facts.alignment === 'misaligned') step++;
   if (facts.sourceInvalid) step++;

@@ -13,10 +13,9 @@
  * same order); the codings that failed are `unresolved` with their error. `best_match` is null when
  * nothing resolves.
  */
-import { resolveCoding, type ResolverContext } from './resolve-coding.js';
+import type { ResolverContext } from './resolve-coding.js';
 import { resolveOrError, type CodingResult, type ResolveError } from './resolve-batch.js';
 import type { CodingInput, ResolveInputEcho, ResolveOptions, Resolution } from './resolution.js';
-import { ServiceError } from '../errors.js';
 
 export const CODEABLE_CONCEPT_MAX_CODINGS = 20;
 
@@ -70,13 +69,9 @@ export async function resolveCodeableConcept(
   const trimmedText = text?.trim() || undefined;
   const anyReal = ranked.some((r) => r.resolution.standard_concept.concept_id !== 0);
   if (!anyReal && trimmedText) {
-    try {
-      const byText = await resolveCoding(ctx, { display: trimmedText }, options);
-      if (byText.resolution) ranked.unshift({ input: byText.input, resolution: byText.resolution });
-    } catch (err) {
-      if (!(err instanceof ServiceError) || err.status >= 500) throw err;
-      unresolved.push({ input: { system: null, code: null, display: trimmedText, vocabulary_id: null, resource_type: options.resourceType ?? null }, error: { code: String(err.code), message: err.message } });
-    }
+    const byText = await resolveOrError(ctx, { display: trimmedText }, options);
+    if ('resolution' in byText) ranked.unshift(byText);
+    else unresolved.push(byText);
   }
   const [best, ...alternatives] = ranked;
   return {

@@ -36,7 +36,7 @@ import type { CodingInput, Recommendation, Resolution, ResolveInputEcho, Resolve
 export type { ResolverContext } from './resolver-context.js';
 
 /** The relationship id recommendations of a semantic match carry (the runner-up display matches). */
-export const SEMANTIC_RECOMMENDATION = 'semantic_match';
+const SEMANTIC_RECOMMENDATION = 'semantic_match';
 const INPUT_HELP = 'Send system and code, vocabulary_id and code, or display alone.';
 
 /** The coding with blank strings dropped and text trimmed. */

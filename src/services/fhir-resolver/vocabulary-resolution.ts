@@ -7,6 +7,7 @@
  * returned; when they are the only ones, the answer is 403 vocabulary_restricted.
  */
 import { briefConcept } from '../concepts/concept-brief.js';
+import { MAPS_TO } from '../mappings/concept-mappings.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { cdmTargetOf, expectedDomains, VALUE_AS_CONCEPT_FIELD } from './cdm-target.js';
@@ -15,7 +16,7 @@ import { alignmentOf, finishResolution, sentinelResolution, tableOf } from './re
 import type { ResolverContext } from './resolver-context.js';
 import type { AlternativeStandardConcept, Resolution, ResolveOptions, ResourceType } from './resolution.js';
 
-export const MAPS_TO = 'Maps to';
+export { MAPS_TO };
 export const MAPS_TO_VALUE = 'Maps to value';
 /** Most `Maps to`/`Maps to value` rows read for one source concept (real one-to-many maps have a handful). */
 const MAX_MAP_ROWS = 50;

@@ -164,12 +164,13 @@ export function conceptTexts(
 /**
  * The meaning-based scorer of a query: the provider's exact similarity, or else the cosine of the
  * query's vector with each text's embed() vector (the index holds one mean vector per concept, not
- * one per text, so a local model embeds the candidates' texts here: a few hundred per query).
+ * one per text, so a local model embeds the candidates' texts here: a few hundred per query). Each
+ * distinct text is scored once (see rememberingScorer).
  */
 export function semanticScorer(provider: EmbeddingProvider, query: string, candidates: Pick<CandidateConcepts, 'queryVector'>): TextScorer {
   if (provider.similarity) {
     const similarity = provider.similarity.bind(provider);
-    return (texts) => similarity(query, texts).map(clampScore);
+    return rememberingScorer((texts) => similarity(query, texts).map(clampScore));
   }
   return rememberingScorer(async (texts) => (await provider.embed(texts)).map((v) => clampScore(cosine(candidates.queryVector, v))));
 }

@@ -113,8 +113,8 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
   });
 
   const concepts = candidates.concepts;
-  // remembered: the scores and explanations below ask again for the texts that matched
-  const meaning = rememberingScorer(semanticScorer(ctx.provider, source.text, candidates));
+  // remembered (semanticScorer remembers already): the scores and explanations below ask again for the texts that matched
+  const meaning = semanticScorer(ctx.provider, source.text, candidates);
   const words = rememberingScorer((texts) => ctx.lexical(source.text, texts));
   const hybrid: TextScorer = async (texts) => {
     const [s, l] = [await meaning(texts), await words(texts)];

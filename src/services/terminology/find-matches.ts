@@ -12,8 +12,8 @@
  * Bounded, indexed reads only: the candidates are the concepts with an inbound row of a relationship
  * property's concept (index on concept_id_2), at most CANDIDATE_ROWS_LIMIT rows per relationship
  * property, so at least one relationship property is required; column properties are checked on the
- * candidates. Concepts of vocabularies the caller may not see are never candidates, and for a
- * vocabulary's system only that system's vocabularies are.
+ * candidates; at most MAX_PROPERTIES properties are named. Concepts of vocabularies the caller may
+ * not see are never candidates, and for a vocabulary's system only that system's vocabularies are.
  *
  * `exact` true: a match has every property. `exact` false: a match has at least one, ranked by the
  * number of properties it has (most first), then by concept_id; the properties it lacks are listed
@@ -29,7 +29,9 @@ import { codeOfConcept, conceptOfCode, requireCodeSystem, terminologySystem, unk
 /** Matches returned at most. */
 export const MATCH_LIMIT = 100;
 /** Inbound relationship rows read per relationship property, at most. */
-export const CANDIDATE_ROWS_LIMIT = 1000;
+const CANDIDATE_ROWS_LIMIT = 1000;
+/** Properties one request may name (each relationship property is a read of up to CANDIDATE_ROWS_LIMIT rows). */
+export const MAX_PROPERTIES = 20;
 
 /** A requested property: a code and its value (a plain code, or a Coding for a relationship property). */
 export interface FindMatchesProperty {
@@ -111,10 +113,13 @@ function relationshipHolders(
 }
 
 /**
- * Finds the concepts with the given properties. 400 for no relationship property or an unknown
- * relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
+ * Finds the concepts with the given properties. 400 for no relationship property, more than MAX_PROPERTIES
+ * properties or an unknown relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
  */
 export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
+  if (request.properties.length > MAX_PROPERTIES) {
+    throw validationError(`Parameter 'property' is given ${request.properties.length} times; at most ${MAX_PROPERTIES} properties are matched.`, { parameter: 'property' });
+  }
   const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
   const relationshipProperties = request.properties.filter((p) => !(p.code in COLUMN_READERS));
   if (!relationshipProperties.length) {

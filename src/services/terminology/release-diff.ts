@@ -6,12 +6,13 @@
  * - deprecated: valid (invalid_reason empty) before and invalid (D or U) or absent after;
  * - reinstated: invalid before and valid after;
  * - renamed: concept_name differs; re-domained: domain_id differs;
- * - remapped: the set of valid `Maps to` targets (concept_ids) differs.
+ * - remapped: the set of valid `Maps to` targets (concept_ids) the caller may see differs.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { notFound, validationError } from '../errors.js';
+import { MAPS_TO } from '../mappings/concept-mappings.js';
 import { codeOfConcept, conceptCodeSystem, conceptOfCode, assertSystemVisible, unknownSystemMessage } from './code-system-concept.js';
 
 export const DIFF_CHANGE_TYPES = ['added', 'deprecated', 'reinstated', 'renamed', 're-domained', 'remapped'] as const;
@@ -30,10 +31,11 @@ export interface ReleaseChange {
 /** Most `Maps to` targets read per concept and release. */
 const MAPS_TO_LIMIT = 1000;
 
-function mapsToTargets(store: ReleaseStore, concept: ConceptRecord): string {
+/** The valid `Maps to` targets the caller may see, as sorted concept_ids. */
+function mapsToTargets(store: ReleaseStore, policy: AccessPolicy, concept: ConceptRecord): string {
   return store.concepts
-    .related(concept.concept_id, ['Maps to'], MAPS_TO_LIMIT)
-    .map((l) => l.concept.concept_id)
+    .related(concept.concept_id, [MAPS_TO], MAPS_TO_LIMIT)
+    .flatMap((l) => (policy.canSee(l.concept.vocabulary_id) ? [l.concept.concept_id] : []))
     .sort((a, b) => a - b)
     .join(' ');
 }
@@ -66,8 +68,8 @@ export function diffCode(before: ReleaseStore, after: ReleaseStore, policy: Acce
   if (now === undefined) return changes;
   if (old.concept_name !== now.concept_name) changes.push(change('renamed', old.concept_name, now.concept_name));
   if (old.domain_id !== now.domain_id) changes.push(change('re-domained', old.domain_id, now.domain_id));
-  const oldTargets = mapsToTargets(before, old);
-  const newTargets = mapsToTargets(after, now);
+  const oldTargets = mapsToTargets(before, policy, old);
+  const newTargets = mapsToTargets(after, policy, now);
   if (oldTargets !== newTargets) changes.push(change('remapped', oldTargets, newTargets));
   return changes;
 }

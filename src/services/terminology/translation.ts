@@ -35,13 +35,13 @@ import { MAPS_TO, MAPS_TO_VALUE } from '../fhir-resolver/vocabulary-resolution.j
 import { assertSystemVisible, conceptOfCode, type TerminologySystem } from './code-system-concept.js';
 import { administrativeMapsOf, fromVocabularyMap, OMOP_CONCEPT_MAP_BASE, toVocabularyMap, type TranslationMap } from './translation-maps.js';
 
-export const MAPPED_FROM = 'Mapped from';
+const MAPPED_FROM = 'Mapped from';
 /** Most matches listed for one coding (a standard drug can be `Mapped from` thousands of NDC codes). */
-export const MAX_MATCHES = 1000;
+const MAX_MATCHES = 1000;
 /** Most relationship rows of one concept read per relationship id. */
-export const SCAN_BUDGET = 20_000;
+const SCAN_BUDGET = 20_000;
 /** The message of a translation without matches (the HL7 OMOP test `translate-loinc-implicit-bad`). */
-export const NO_TRANSLATIONS = 'No translations found';
+const NO_TRANSLATIONS = 'No translations found';
 
 export interface TranslationContext {
   store: ReleaseStore;

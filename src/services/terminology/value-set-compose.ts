@@ -71,7 +71,36 @@ export interface DefinitionOptions {
 const ALL_LEVELS = 1_000_000;
 
 /** The longest regex accepted in a filter (they run on every candidate). */
-const MAX_REGEX_LENGTH = 200;
+export const MAX_REGEX_LENGTH = 200;
+/** The most repetitions (`*`, `+`, `{n,m}`) a filter regex may have: backtracking grows as the length of a code to this power. */
+export const MAX_REGEX_REPETITIONS = 3;
+
+/**
+ * Why a filter regex could backtrack without bound (undefined when it cannot): it runs on up to
+ * MAX_CANDIDATE_SCAN candidates on the event loop, so a quantified group (`(a|a)*`, `(a*)*`), a
+ * backreference or more than MAX_REGEX_REPETITIONS repetitions is refused.
+ */
+function unboundedBacktracking(pattern: string): string | undefined {
+  let repetitions = 0;
+  let inClass = false;
+  let afterGroup = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    const quantifier = !inClass && (ch === '*' || ch === '+' || ch === '{' || (ch === '?' && afterGroup));
+    if (quantifier && afterGroup) return 'a quantified group';
+    if (quantifier && ch !== '?') repetitions++;
+    afterGroup = !inClass && ch === ')';
+    if (ch === '\\') {
+      if (/[1-9k]/.test(pattern[i + 1] ?? '')) return 'a backreference';
+      i++;
+    } else if (inClass) {
+      inClass = ch !== ']';
+    } else if (ch === '[') {
+      inClass = true;
+    }
+  }
+  return repetitions > MAX_REGEX_REPETITIONS ? `more than ${MAX_REGEX_REPETITIONS} repetitions (*, +, {n,m})` : undefined;
+}
 
 // ---- sources -----------------------------------------------------------------------------------
 
@@ -270,13 +299,25 @@ function filterConditions(store: ReleaseStore, policy: AccessPolicy, parts: Rule
   }
   if (op === 'regex') {
     if (value.length > MAX_REGEX_LENGTH) throw validationError(`${path}.value: a regex may be at most ${MAX_REGEX_LENGTH} characters.`, { parameter: 'valueSet', element: `${path}.value` });
+    const risk = unboundedBacktracking(value);
+    if (risk) throw validationError(`${path}.value '${value}': a filter regex may not have ${risk}.`, { parameter: 'valueSet', element: `${path}.value` });
     let pattern: RegExp;
     try {
       pattern = new RegExp(`^(?:${value})$`, 'u');
     } catch {
       throw validationError(`${path}.value '${value}' is not a valid regular expression.`, { parameter: 'valueSet', element: `${path}.value` });
     }
-    parts.conditions.push((c) => pattern.test(propertyValue(system, c, property)));
+    // Column properties take few distinct values: each is tested once.
+    const verdicts = new Map<string, boolean>();
+    parts.conditions.push((c) => {
+      const text = propertyValue(system, c, property);
+      let verdict = verdicts.get(text);
+      if (verdict === undefined) {
+        verdict = pattern.test(text);
+        if (property !== 'concept') verdicts.set(text, verdict);
+      }
+      return verdict;
+    });
     return;
   }
   const values = op === 'in' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : [value];

@@ -28,11 +28,11 @@ import type { MemberRule, ValueSetDefinition } from './value-set-compose.js';
 /** The most codes one expansion answer lists. */
 export const MAX_EXPANSION_PAGE = 1000;
 /** The most candidates read to collect an expansion that has no single exact source. */
-export const MAX_CANDIDATE_SCAN = 100_000;
+const MAX_CANDIDATE_SCAN = 100_000;
 /** The most members collected for such an expansion. */
-export const MAX_COLLECTED_MEMBERS = 10_000;
+const MAX_COLLECTED_MEMBERS = 10_000;
 /** How many keyword-search matches a text filter looks at. */
-export const TEXT_FILTER_WINDOW = 1000;
+const TEXT_FILTER_WINDOW = 1000;
 
 const SCAN_BATCH = 1000;
 
