@@ -37,6 +37,32 @@ export interface ConceptStore {
   synonyms(conceptId: number): SynonymRecord[];
   /** Valid relationships of a concept with one of these relationship ids, targets joined, at most `limit`. */
   related(conceptId: number, relationshipIds: readonly string[], limit: number): LinkedConcept[];
+  /**
+   * Up to `limit` concepts of one vocabulary in (concept_code, concept_id) order, after the position
+   * `after` (exclusive; undefined: from the first). concept_code is ordered as SQLite's BINARY
+   * collation orders it: by UTF-8 bytes. One index seek at any depth (concept_by_vocabulary_code).
+   */
+  inCodeOrder(vocabularyId: string, after: ConceptCodePosition | undefined, limit: number): ConceptRecord[];
+  /** Up to `limit` concepts with a concept_id above `afterId`, in concept_id order (one rowid seek at any depth). */
+  inIdOrder(afterId: number, limit: number): ConceptRecord[];
+  /**
+   * The valid relationships with this relationship id of each of these concepts (one index seek per
+   * concept; callers pass a few hundred at a time), targets existing in CONCEPT, in no particular order.
+   */
+  targetsOf(conceptIds: readonly number[], relationshipId: string): RelationshipTarget[];
+}
+
+/** A relationship from a concept to a target, with the target's vocabulary (for licence filters). */
+export interface RelationshipTarget {
+  source_id: number;
+  target_id: number;
+  target_vocabulary_id: string;
+}
+
+/** A position in a vocabulary's (concept_code, concept_id) order. */
+export interface ConceptCodePosition {
+  code: string;
+  conceptId: number;
 }
 
 export interface MetadataStore {

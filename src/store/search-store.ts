@@ -53,6 +53,29 @@ export interface TextStream {
   remember(ranks: readonly number[]): void;
 }
 
+/**
+ * Filter tags a concept must carry (TagAlternative.require: every value listed) or must not carry
+ * (TagAlternative.forbid: none of the values listed).
+ */
+export interface TagSet {
+  vocabularyIds?: readonly string[];
+  domainIds?: readonly string[];
+  conceptClassIds?: readonly string[];
+  standardConcepts?: readonly StandardFlag[];
+}
+
+export interface TagAlternative {
+  /** At least one value in all. */
+  require: TagSet;
+  forbid: TagSet;
+}
+
+/** Concepts chosen by their filter tags alone (no text): those that satisfy one of `anyOf`, within `within`. */
+export interface TagQuery {
+  anyOf: readonly TagAlternative[];
+  within: IndexFilter;
+}
+
 export interface SearchHit {
   rank: number;
   concept: ConceptRecord;
@@ -112,6 +135,14 @@ export interface SearchStore {
   countAnyText(phrasings: readonly TextPhrasing[], bands: readonly number[], filter: IndexFilter, cap?: number): Map<number, number>;
   /** Which of these ranks match the query textually at all. */
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number>;
+  /**
+   * The first `limit` concepts (any validity) whose filter tags satisfy `query`, as ranks in rank
+   * order (band by band, static ord within a band). `bandCounts` says which bands hold matches and
+   * how many (the caller knows it from the concept summary): only those bands are read, each with
+   * one FTS5 read of the tag column that stops at its count, so no band is walked to its end to
+   * learn that it holds nothing more.
+   */
+  tagMatches(query: TagQuery, limit: number, bandCounts: ReadonlyMap<number, number>): number[];
   /** A vocabulary's concepts without a text query (GET /v1/vocabularies/{id}/concepts), and their number. */
   browseVocabulary(request: BrowseRequest): { concepts: ConceptRecord[]; total: number };
 }

@@ -1,86 +1,19 @@
 /**
- * CodeSystem/$diff over HTTPS (OMOPHub extension, issue #14): what changed for one code between two
- * loaded releases. Two small releases, 2024.2 (20240716) and 2025.2 (20250827, the default), with one
- * concept of each change type: renamed, re-domained, deprecated, reinstated, remapped (a source whose
- * `Maps to` target changes), added, and one unchanged concept. Unknown release → 404 not-found
- * (Errors rule 2: an OperationOutcome on /fhir); CPT4 only for a validated key (Authentication 5).
+ * CodeSystem/$diff over HTTPS (OMOPHub extension, issue #14: "what changed for a code, or for a
+ * vocabulary, between two loaded releases"): for one code, and as a paged walk over a whole code
+ * system. Two small releases (./codesystem-diff-fixture.ts), 2024.2 (20240716) and 2025.2 (20250827,
+ * the default), with concepts of each change type. Unknown release → 404 not-found (Errors rule 2: an
+ * OperationOutcome on /fhir); CPT4 only for a validated key (Authentication 5).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAthenaFixture, type FixtureConcept } from '../helpers/athena-fixture.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { CLASSES, CPT, DOMAINS, ICD10CM, OMOP, SNOMED, VOCABULARIES } from './codesystem-fixture.js';
-
-const base = (id: number, name: string, code: string, extra: Partial<FixtureConcept> = {}): FixtureConcept => ({
-  concept_id: id,
-  concept_name: name,
-  domain_id: 'Condition',
-  vocabulary_id: 'SNOMED',
-  concept_class_id: 'Clinical Finding',
-  standard_concept: 'S',
-  concept_code: code,
-  ...extra,
-});
-const icdSource = base(1005, 'Source code', 'E1', { vocabulary_id: 'ICD10CM', concept_class_id: '5-char billing code', standard_concept: null });
-const cpt = base(1008, 'A procedure', '99213', { vocabulary_id: 'CPT4', concept_class_id: 'CPT4', domain_id: 'Procedure' });
-
-/** `mapsTo`: 1005's standard target; `alsoMapsTo`: a second one (a CPT4 procedure in the later release). */
-function release(releaseVersion: string, concepts: FixtureConcept[], mapsTo: number, alsoMapsTo?: number): string {
-  return writeAthenaFixture({
-    releaseVersion,
-    vocabularies: VOCABULARIES.map(([id, name]) => [id, name, `${id} test`] as [string, string, string]),
-    domains: DOMAINS,
-    conceptClasses: CLASSES,
-    concepts,
-    relationships: [
-      { concept_id_1: 1005, concept_id_2: mapsTo, relationship_id: 'Maps to' },
-      { concept_id_1: mapsTo, concept_id_2: 1005, relationship_id: 'Mapped from' },
-      ...(alsoMapsTo ? [{ concept_id_1: 1005, concept_id_2: alsoMapsTo, relationship_id: 'Maps to' }] : []),
-    ],
-  });
-}
+import { AFTER_CONCEPTS, BEFORE_CONCEPTS, cpt, diffReleases } from './codesystem-diff-fixture.js';
+import { CPT, ICD10CM, OMOP, SNOMED } from './codesystem-fixture.js';
 
 let t: TestServer;
 let validatedKey: string;
 beforeAll(async () => {
-  t = await startTestServer({
-    releases: [
-      {
-        dir: release(
-          'v5.0 16-JUL-24',
-          [
-            base(1001, 'Name before', 'R1'),
-            base(1002, 'Moves domain', 'D1'),
-            base(1003, 'Goes away', 'X1'),
-            base(1004, 'Comes back', 'I1', { invalid_reason: 'D', standard_concept: null }),
-            icdSource,
-            base(1006, 'Unchanged', 'U1'),
-            cpt,
-          ],
-          1001,
-        ),
-        label: '2024.2',
-      },
-      {
-        dir: release(
-          'v5.0 27-AUG-25',
-          [
-            base(1001, 'Name after', 'R1'),
-            base(1002, 'Moves domain', 'D1', { domain_id: 'Observation' }),
-            base(1003, 'Goes away', 'X1', { invalid_reason: 'D', standard_concept: null }),
-            base(1004, 'Comes back', 'I1'),
-            icdSource,
-            base(1006, 'Unchanged', 'U1'),
-            base(1007, 'New concept', 'A1'),
-            cpt,
-          ],
-          1002,
-          cpt.concept_id,
-        ),
-        label: '2025.2',
-        makeDefault: true,
-      },
-    ],
-  });
+  t = await startTestServer({ releases: diffReleases() });
   validatedKey = await t.createKey({ cpt4_validated_until: '2999-12-31' });
 });
 afterAll(async () => {
@@ -172,11 +105,11 @@ describe('CodeSystem/$diff errors', () => {
     }
   });
 
-  it('a code in neither release is 404; a missing system or code is 400 naming it', async () => {
+  it('a code in neither release is 404; a missing system or an empty code is 400 naming it', async () => {
     expect((await diff(`system=${encodeURIComponent(OMOP)}&code=424242`)).status).toBe(404);
-    const noCode = await diff(`system=${encodeURIComponent(OMOP)}`);
-    expect(noCode.status).toBe(400);
-    expect(noCode.body.issue[0].details.text).toContain("'code'");
+    const emptyCode = await diff(`system=${encodeURIComponent(OMOP)}&code=`);
+    expect(emptyCode.status).toBe(400);
+    expect(emptyCode.body.issue[0].details.text).toContain("'code'");
     const noSystem = await diff('code=1001');
     expect(noSystem.status).toBe(400);
     expect(noSystem.body.issue[0].details.text).toContain("'system'");
@@ -193,5 +126,187 @@ describe('CodeSystem/$diff errors', () => {
     const query = `system=${encodeURIComponent(ICD10CM)}&code=E1`;
     expect(changes((await diff(query)).body)[0]).toMatchObject({ type: 'remapped', from: '1001', to: '1002' });
     expect(changes((await diff(query, { key: validatedKey })).body)[0]).toMatchObject({ type: 'remapped', from: '1001', to: `1002 ${cpt.concept_id}` });
+  });
+});
+
+type Change = Record<string, string | undefined>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const nextOf = (body: any): string | undefined => (body.parameter as Parameter[]).find((p) => p.name === 'next')?.valueString;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const countsOf = (body: any): Record<string, number> =>
+  Object.fromEntries(
+    (body.parameter as Parameter[])
+      .filter((p) => p.name === 'count')
+      .map((p) => [p.part!.find((q) => q.name === 'type')!.valueCode, p.part!.find((q) => q.name === 'value')!.valueInteger]),
+  );
+const tally = (list: Change[]) => {
+  const out: Record<string, number> = { added: 0, deprecated: 0, reinstated: 0, renamed: 0, 're-domained': 0, remapped: 0 };
+  for (const c of list) out[c.type!]!++;
+  return out;
+};
+const byKey = (a: Change, b: Change) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+
+/** Every page of a whole-system diff, following `next`; each page holds at most `count` changes. */
+async function walkAll(query: string, count: number, key?: string): Promise<{ changes: Change[]; counts: Record<string, number>; pages: number }> {
+  const all: Change[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let body: any;
+  do {
+    const r = await diff(`${query}&count=${count}${cursor === undefined ? '' : `&cursor=${cursor}`}`, { key });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    body = r.body;
+    const page = changes(body);
+    expect(page.length).toBeLessThanOrEqual(count);
+    all.push(...page);
+    cursor = nextOf(body);
+    expect(++pages).toBeLessThan(100);
+  } while (cursor !== undefined);
+  return { changes: all, counts: countsOf(body), pages };
+}
+
+/** The union of the one-code diffs (through the API) of these codes. */
+async function oneCodeDiffs(system: string, codes: string[], key?: string): Promise<Change[]> {
+  const out: Change[] = [];
+  for (const code of codes) {
+    const r = await diff(`system=${encodeURIComponent(system)}&code=${encodeURIComponent(code)}`, { key });
+    expect(r.status, code).toBe(200);
+    out.push(...changes(r.body));
+  }
+  return out;
+}
+
+const fixtureConcepts = [...BEFORE_CONCEPTS, ...AFTER_CONCEPTS];
+const codesOf = (vocabularyIds: string[]) => [...new Set(fixtureConcepts.filter((c) => vocabularyIds.includes(c.vocabulary_id!)).map((c) => c.concept_code!))];
+const idsOf = (vocabularyIds: string[]) => [...new Set(fixtureConcepts.filter((c) => vocabularyIds.includes(c.vocabulary_id!)).map((c) => String(c.concept_id)))];
+const utf8Order = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+describe('CodeSystem/$diff over a whole code system (issue #14: "what changed … for a vocabulary")', () => {
+  it('every page of a vocabulary system, followed by `next`, gives the one-code diffs of all its codes in UTF-8 code order; the last page counts the totals', async () => {
+    const expected = await oneCodeDiffs(SNOMED, codesOf(['SNOMED']));
+    // The fixture's changes: renamed, re-domained, deprecated, reinstated, added, M1's three, Ｚ1 added.
+    expect(expected).toHaveLength(9);
+    for (const count of [1, 2, 100]) {
+      const walked = await walkAll(`system=${encodeURIComponent(SNOMED)}`, count);
+      expect([...walked.changes].sort(byKey), `count=${count}`).toEqual([...expected].sort(byKey));
+      const codes = walked.changes.map((c) => c.code!);
+      expect(codes, `count=${count}`).toEqual([...codes].sort(utf8Order));
+      expect(walked.counts, `count=${count}`).toEqual(tally(expected));
+      if (count === 1) expect(walked.pages).toBeGreaterThanOrEqual(expected.length);
+    }
+    // 'Ｚ1' (added) sorts before '😀1' in UTF-8 and after it in UTF-16: the merge pairs '😀1' with itself (no change).
+    expect(expected.filter((c) => c.code === '😀1')).toEqual([]);
+    expect(expected.filter((c) => c.code === 'Ｚ1')).toEqual([{ code: 'Ｚ1', display: 'Fullwidth letter', type: 'added', from: '', to: 'Fullwidth letter' }]);
+  });
+
+  it('a code with more changes than `count` is split across pages without losing or repeating any', async () => {
+    const walked = await walkAll(`system=${encodeURIComponent(SNOMED)}`, 1);
+    expect(walked.changes.filter((c) => c.code === 'M1').map((c) => c.type)).toEqual(['deprecated', 'renamed', 're-domained']);
+  });
+
+  it('the OMOP system walks concept_ids; a key without CPT4 validation sees no CPT4 concept nor CPT4 remap target (Authentication 5)', async () => {
+    const visible = idsOf(['SNOMED', 'ICD10CM', 'LOINC']);
+    const expected = await oneCodeDiffs(OMOP, visible);
+    const walked = await walkAll(`system=${encodeURIComponent(OMOP)}`, 2);
+    expect([...walked.changes].sort(byKey)).toEqual([...expected].sort(byKey));
+    expect(walked.changes.map((c) => Number(c.code))).toEqual(walked.changes.map((c) => Number(c.code)).sort((a, b) => a - b));
+    expect(walked.changes.some((c) => c.code === '1012' || c.code === String(cpt.concept_id))).toBe(false);
+    expect(walked.changes.find((c) => c.code === '1005')).toMatchObject({ type: 'remapped', from: '1001', to: '1002' });
+    expect(walked.counts).toEqual(tally(expected));
+
+    const withCpt = await walkAll(`system=${encodeURIComponent(OMOP)}`, 100, validatedKey);
+    const expectedWithCpt = await oneCodeDiffs(OMOP, idsOf(['SNOMED', 'ICD10CM', 'LOINC', 'CPT4']), validatedKey);
+    expect([...withCpt.changes].sort(byKey)).toEqual([...expectedWithCpt].sort(byKey));
+    expect(withCpt.changes.find((c) => c.code === '1012')).toMatchObject({ type: 'renamed', from: 'Procedure before', to: 'Procedure after' });
+    expect(withCpt.changes.find((c) => c.code === '1005')).toMatchObject({ type: 'remapped', to: `1002 ${cpt.concept_id}` });
+  });
+
+  it('the CPT4 system is 403 without a validated key, and walks with one', async () => {
+    const refused = await diff(`system=${encodeURIComponent(CPT)}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.resourceType).toBe('OperationOutcome');
+    const walked = await walkAll(`system=${encodeURIComponent(CPT)}`, 10, validatedKey);
+    expect(walked.changes).toEqual([{ code: '99214', display: 'Procedure after', type: 'renamed', from: 'Procedure before', to: 'Procedure after' }]);
+  });
+
+  it('`type` keeps only the change types asked for (repeatable or comma-separated); count parts only for them', async () => {
+    const remapped = await walkAll(`system=${encodeURIComponent(OMOP)}&type=remapped`, 100);
+    expect(remapped.changes).toEqual([{ code: '1005', display: 'Source code', type: 'remapped', from: '1001', to: '1002' }]);
+    expect(remapped.counts).toEqual({ remapped: 1 });
+    const all = await walkAll(`system=${encodeURIComponent(SNOMED)}`, 100);
+    for (const query of ['type=renamed,added', 'type=renamed&type=added', 'type=added&type=renamed']) {
+      const some = await walkAll(`system=${encodeURIComponent(SNOMED)}&${query}`, 100);
+      expect(some.changes, query).toEqual(all.changes.filter((c) => c.type === 'renamed' || c.type === 'added'));
+      expect(some.counts, query).toEqual({ added: 2, renamed: 2 });
+    }
+  });
+
+  it('a release compared with itself has no change, on one page with `scanned` codes and no `next`', async () => {
+    const r = await diff(`system=${encodeURIComponent(SNOMED)}&fromVersion=2025.2&toVersion=2025.2`);
+    expect(r.status).toBe(200);
+    expect(changes(r.body)).toEqual([]);
+    expect(nextOf(r.body)).toBeUndefined();
+    expect(Object.values(countsOf(r.body))).toEqual([0, 0, 0, 0, 0, 0]);
+    const snomedAfter = AFTER_CONCEPTS.filter((c) => c.vocabulary_id === 'SNOMED').length;
+    expect((r.body.parameter as Parameter[]).find((p) => p.name === 'scanned')!.valueInteger).toBe(snomedAfter);
+  });
+
+  it('POST with a Parameters body (cursor included) walks like GET', async () => {
+    const viaGet = await walkAll(`system=${encodeURIComponent(SNOMED)}`, 3);
+    const viaPost: Change[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await t.request('/fhir/r5/CodeSystem/$diff', {
+        method: 'POST',
+        body: {
+          resourceType: 'Parameters',
+          parameter: [
+            { name: 'system', valueUri: SNOMED },
+            { name: 'count', valueInteger: 3 },
+            { name: 'fromVersion', valueString: '2024.2' },
+            ...(cursor === undefined ? [] : [{ name: 'cursor', valueString: cursor }]),
+          ],
+        },
+      });
+      expect(r.status).toBe(200);
+      viaPost.push(...changes(r.body));
+      cursor = nextOf(r.body);
+    } while (cursor !== undefined);
+    expect(viaPost).toEqual(viaGet.changes);
+  });
+});
+
+describe('CodeSystem/$diff over a whole code system: errors (400 naming the parameter)', () => {
+  const expect400 = async (query: string, parameter: string) => {
+    const r = await diff(query);
+    expect(r.status, query).toBe(400);
+    expect(r.body.resourceType).toBe('OperationOutcome');
+    expect(r.body.issue[0].details.text, query).toContain(`'${parameter}'`);
+  };
+  const snomed = `system=${encodeURIComponent(SNOMED)}`;
+
+  it('`count` outside 1–1000 or not an integer; an unknown `type`', async () => {
+    for (const count of ['0', '1001', '-1', 'ten', '2.5']) await expect400(`${snomed}&count=${count}`, 'count');
+    await expect400(`${snomed}&type=remapped,moved`, 'type');
+    await expect400(`${snomed}&type=`, 'type');
+  });
+
+  it('a cursor that does not decode, or one of another system, release pair or type list', async () => {
+    for (const garbage of ['garbage', 'e30', '!!!', Buffer.from('{"l":0}').toString('base64url')]) await expect400(`${snomed}&cursor=${garbage}`, 'cursor');
+    const first = await diff(`${snomed}&count=1`);
+    const cursor = nextOf(first.body)!;
+    expect(cursor).toBeDefined();
+    expect((await diff(`${snomed}&count=1&cursor=${cursor}`)).status).toBe(200);
+    await expect400(`${snomed}&count=1&cursor=${cursor}&toVersion=2024.2&fromVersion=2025.2`, 'cursor');
+    await expect400(`${snomed}&count=1&cursor=${cursor}&fromVersion=2025.2`, 'cursor');
+    await expect400(`system=${encodeURIComponent(ICD10CM)}&count=1&cursor=${cursor}`, 'cursor');
+    await expect400(`${snomed}&count=1&cursor=${cursor}&type=added`, 'cursor');
+  });
+
+  it('`cursor` and `count` page the whole system: with `code` they are refused', async () => {
+    await expect400(`${snomed}&code=R1&count=5`, 'count');
+    const cursor = nextOf((await diff(`${snomed}&count=1`)).body)!;
+    await expect400(`${snomed}&code=R1&cursor=${cursor}`, 'cursor');
   });
 });

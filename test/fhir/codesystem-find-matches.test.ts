@@ -120,13 +120,13 @@ describe('licences and parameter errors', () => {
     expect(matchesOf(allowed.body).map(codeOf)).toEqual(['201826']);
   });
 
-  it('missing system or exact, no relationship property, too many properties, subproperty: 400 invalid naming the parameter (Errors rule 2)', async () => {
+  it('missing system or exact, no property, too many properties, subproperty: 400 invalid naming the parameter (Errors rule 2)', async () => {
     const isA = property('Is a', { valueCode: '201820' });
     for (const [parameter, named] of [
       [[{ name: 'exact', valueBoolean: true }, isA], 'system'],
       [[{ name: 'system', valueUri: OMOP }, isA], 'exact'],
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueString: 'maybe' }, isA], 'exact'],
-      [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, property('domain-id', { valueCode: 'Condition' })], 'property'],
+      [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }], 'property'],
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, property('Is a', { valueCode: '999999999' })], 'property'],
       [[{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: true }, ...Array.from({ length: MAX_PROPERTIES + 1 }, () => isA)], 'property'],
       [

@@ -115,6 +115,23 @@ describe('formats (JSON default, XML by _format or Accept, _pretty)', () => {
     expect(converter.xmlToObj(prettyXml.text)).toEqual(plain.body);
   });
 
+  it.each([
+    ['GET', '/CodeSystem/$find-matches', 'POST'],
+    ['PUT', '/CodeSystem/$lookup', 'GET, POST'],
+    ['DELETE', '/CodeSystem/SNOMED', 'GET'],
+    ['POST', '/CodeSystem', 'GET'],
+    ['PATCH', '/metadata', 'GET'],
+  ])('%s %s (a method the path does not take) is a 405 not-supported OperationOutcome with Allow: %s', async (method, path, allow) => {
+    const r = await t.request(`/fhir/r4${path}`, { method, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+    expect(r.status).toBe(405);
+    expect(r.headers.allow).toBe(allow);
+    expect(r.body.resourceType).toBe('OperationOutcome');
+    expect(r.body.issue[0].code).toBe('not-supported');
+    expect(r.body.issue[0].details.text).toContain(`not ${method}`);
+    const anonymous = await t.request(`/fhir/r4${path}`, { method, anonymous: true });
+    expect(anonymous.status).toBe(401);
+  });
+
   it('a missing key is 401 login with WWW-Authenticate, in the requested format (Errors rule 2, Authentication 3)', async () => {
     const r = await t.request('/fhir/r4/metadata?_format=xml', { anonymous: true });
     expect(r.status).toBe(401);

@@ -1,14 +1,20 @@
 /**
- * CodeSystem/$diff (an OMOPHub extension, GET and POST): what changed for one code between two
- * loaded releases. Parameters: `system` (the OMOP system or a vocabulary's URI), `code`,
- * `fromVersion` and `toVersion` (a release label such as 2025.1, an `omop-v<YYYYMMDD>` id or a
- * YYYYMMDD vocabulary date). Defaults: toVersion the selected release, fromVersion the loaded
- * release before it. The answer has one `change` part per change ({code, display, type, from, to};
- * types in src/services/terminology/release-diff.ts) and a `count` part per change type.
+ * CodeSystem/$diff (an OMOPHub extension, GET and POST, issue #14): what changed between two loaded
+ * releases, for one code or for a whole code system. Parameters: `system` (the OMOP system or a
+ * vocabulary's URI), `code` (optional), `fromVersion` and `toVersion` (a release label such as
+ * 2025.1, an `omop-v<YYYYMMDD>` id or a YYYYMMDD vocabulary date; defaults: toVersion the selected
+ * release, fromVersion the loaded release before it), `type` (only these change types; repeatable
+ * or comma-separated). With `code`: one `change` part per change of that code ({code, display,
+ * type, from, to}; types in src/services/terminology/release-diff.ts) and a `count` part per type.
+ * Without: one page of the walk over the whole system (src/services/terminology/code-system-diff.ts),
+ * `count` changes at most per page (1–1000, default 100) and `cursor` from the previous page; the
+ * answer adds `next` (absent on the last page) and `scanned`, and its `count` parts are the
+ * running totals of the walk, this page included.
  */
 import type { FastifyInstance } from 'fastify';
 import { notFound, validationError } from '../../services/errors.js';
-import { DIFF_CHANGE_TYPES, diffCode, requireDiffCode, type ReleaseChange } from '../../services/terminology/release-diff.js';
+import { diffCodeSystem } from '../../services/terminology/code-system-diff.js';
+import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
 import { parametersResource, type FhirParameter } from './fhir-resources.js';
@@ -53,22 +59,50 @@ function changeParameter(change: ReleaseChange): FhirParameter {
   };
 }
 
+const countParameter = ({ type, count }: { type: DiffChangeType; count: number }): FhirParameter => ({
+  name: 'count',
+  part: [
+    { name: 'type', valueCode: type },
+    { name: 'value', valueInteger: count },
+  ],
+});
+
+/** Parameters that page the whole-system walk, refused with `code`. */
+const WALK_PARAMETERS = ['count', 'cursor'] as const;
+
 function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): object {
   const system = ctx.params.required('system');
-  const code = requireDiffCode(ctx.params.get('code'));
+  const code = ctx.params.get('code');
+  const types = diffChangeTypes(ctx.params.all('type'));
+  if (code !== undefined) {
+    for (const name of WALK_PARAMETERS) {
+      if (ctx.params.has(name)) {
+        throw validationError(`Parameter '${name}' pages the diff of a whole code system; it cannot be used with 'code'.`, { parameter: name });
+      }
+    }
+    if (code === '') throw validationError("Parameter 'code' is empty: give a code, or leave 'code' out to compare the whole code system.", { parameter: 'code' });
+  }
   const { before, after } = comparedReleases(ctx, registry);
-  const changes = diffCode(before.store, after.store, ctx.policy, system, code);
-  return parametersResource([
+  const versions: FhirParameter[] = [
     { name: 'fromVersion', valueString: before.label },
     { name: 'toVersion', valueString: after.label },
-    ...changes.map(changeParameter),
-    ...DIFF_CHANGE_TYPES.map((type) => ({
-      name: 'count',
-      part: [
-        { name: 'type', valueCode: type },
-        { name: 'value', valueInteger: changes.filter((c) => c.type === type).length },
-      ],
-    })),
+  ];
+  if (code !== undefined) {
+    const changes = diffCode(before.store, after.store, ctx.policy, system, code, types);
+    const counted = DIFF_CHANGE_TYPES.filter((type) => types.has(type)).map((type) => ({ type, count: changes.filter((c) => c.type === type).length }));
+    return parametersResource([...versions, ...changes.map(changeParameter), ...counted.map(countParameter)]);
+  }
+  const page = diffCodeSystem(before.store, after.store, ctx.policy, system, {
+    count: ctx.params.integer('count'),
+    cursor: ctx.params.get('cursor'),
+    types,
+  });
+  return parametersResource([
+    ...versions,
+    ...page.changes.map(changeParameter),
+    ...page.counts.map(countParameter),
+    ...(page.next !== undefined ? [{ name: 'next', valueString: page.next }] : []),
+    { name: 'scanned', valueInteger: page.scanned },
   ]);
 }
 
@@ -76,13 +110,19 @@ export function registerDiffOperation(app: FastifyInstance, registry: ReleaseReg
   registerFhirOperation(app, {
     methods: ['GET', 'POST'],
     path: '/CodeSystem/$diff',
-    summary: 'What changed for a code between two loaded releases (OMOPHub extension)',
+    summary: 'What changed for a code, or a whole code system, between two loaded releases (OMOPHub extension)',
     description:
-      'Parameters: `system` (the OMOP system or a vocabulary URI), `code` (required: a whole vocabulary is not yet served), `fromVersion` and ' +
-      '`toVersion` (a release label such as 2025.1, an omop-v<YYYYMMDD> id or a YYYYMMDD vocabulary date; default: the release before the ' +
-      'selected one → the selected one). Returns a `change` part per change {code, display, type, from, to} with type added, deprecated ' +
-      '(valid before, invalid or absent after), reinstated, renamed (concept_name), re-domained (domain_id) or remapped (valid `Maps to` ' +
-      'targets), and a `count` part per type. 404 not-found for a release that is not loaded or a code in neither release.',
+      'Parameters: `system` (the OMOP system or a vocabulary URI), `code` (optional: without it the whole code system is compared), ' +
+      '`fromVersion` and `toVersion` (a release label such as 2025.1, an omop-v<YYYYMMDD> id or a YYYYMMDD vocabulary date; default: the ' +
+      'release before the selected one → the selected one), `type` (only these change types; repeatable or comma-separated; default all). ' +
+      'Returns a `change` part per change {code, display, type, from, to} with type added, deprecated (valid before, invalid or absent ' +
+      'after), reinstated, renamed (concept_name), re-domained (domain_id) or remapped (valid `Maps to` targets the key may see), and a ' +
+      '`count` part per type. Without `code` the answer is one page of a walk over the code system (a vocabulary: concept_code order; the ' +
+      'OMOP system: concept_id order, vocabularies the key may not see left out): `count` changes per page at most (1-1000, default 100), ' +
+      'a bounded number of concepts read per page (so a page may hold fewer changes, even none, and still have `next`), `next` (the ' +
+      '`cursor` of the following page; absent on the last one), `scanned` (codes walked in the page); its `count` parts are the changes ' +
+      'found so far in the walk, so the last page gives the totals. A cursor of another system, release pair, type list or licence is a ' +
+      '400. 404 not-found for a release that is not loaded or a code in neither release; 403 for a vocabulary the key may not see.',
     handler: (ctx) => diffOperation(ctx, registry),
   });
 }

@@ -5,12 +5,14 @@
  * release the gate selected, and returns a FHIR resource already shaped for that version; the edge
  * serialises it as JSON or XML (./fhir-format.ts). Errors are ServiceErrors, answered as
  * OperationOutcomes by the shared error plumbing. Authentication, licences, limits and release
- * selection happen before, in the gate, as for every route.
+ * selection happen before, in the gate, as for every route. Another HTTP method on an interaction's
+ * path is a 405 `not-supported` with `Allow` (a read-only terminology server: no create, update or
+ * delete), not the generic "no such endpoint" 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AccessPolicy } from '../../services/access-policy.js';
-import { notFound } from '../../services/errors.js';
+import { notFound, ServiceError } from '../../services/errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { ReleaseQuery } from '../plumbing/schemas.js';
 import { sendResource } from './fhir-format.js';
@@ -43,7 +45,11 @@ export interface FhirOperationSpec {
   summary: string;
   description: string;
   handler(ctx: FhirOperationContext): object | Promise<object>;
+  /** The 405 message for another method (default: which methods the path takes). */
+  methodNotAllowed?: string;
 }
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 /** The path version, or 404 not-found naming the versions served. */
 export function fhirVersionOf(request: FastifyRequest): FhirVersion {
@@ -117,4 +123,17 @@ export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationS
       },
     });
   }
+  const allowed = spec.methods.join(', ');
+  app.route({
+    method: HTTP_METHODS.filter((m) => !(spec.methods as readonly string[]).includes(m)),
+    url,
+    schema: { hide: true },
+    handler: (request) => {
+      fhirVersionOf(request);
+      const name = spec.path.replace(/^\//, '');
+      throw new ServiceError(405, 'method_not_allowed', spec.methodNotAllowed ?? `${name} takes ${spec.methods.join(' or ')} only, not ${request.method}.`, undefined, {
+        Allow: allowed,
+      });
+    },
+  });
 }

@@ -8,10 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ServiceError } from '../../services/errors.js';
 import { MAX_CLOSURE_CONCEPTS, subsumptionClosure, type SubsumptionPair } from '../../services/terminology/closure.js';
 import { searchValueSets, type ImplicitValueSet } from '../../services/terminology/value-set-search.js';
-import { fhirVersionOf, registerFhirOperation, usesR5Terminology, type FhirVersion } from './fhir-operation.js';
+import { registerFhirOperation, usesR5Terminology, type FhirVersion } from './fhir-operation.js';
 import { fhirBase, searchsetBundle } from './fhir-resources.js';
 
 const VALUE_SET_SEARCH_PATH = '/ValueSet';
@@ -117,21 +116,8 @@ export function registerValueSetSearchAndClosure(app: FastifyInstance): void {
       'element.code the ancestor, target[].code its descendants, with equivalence `subsumes` (r4, r4b) or relationship ' +
       '`source-is-broader-than-target` (r5, r6). Codes the release does not hold are left out. 400 `invalid` for no concept, more than ' +
       `${MAX_CLOSURE_CONCEPTS}, a coding without system or code, or an unknown system; 403 for a vocabulary the key may not read.`,
+    methodNotAllowed: 'ConceptMap/$closure takes POST only (spec E11): send the Parameters resource as the request body.',
     handler: ({ version, params, store, policy }) =>
       closureConceptMap(params.get('name')?.trim() || DEFAULT_CLOSURE_NAME, subsumptionClosure(store, policy, params.codings('concept')), version),
-  });
-
-  // E11: POST only. Another method on the operation's path is a 405 naming the allowed one, not the
-  // generic "no such endpoint" 404. Hidden from the API reference: it is not an operation.
-  app.route({
-    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
-    url: `/fhir/:fhirVersion${CLOSURE_PATH}`,
-    schema: { hide: true },
-    handler: (request) => {
-      fhirVersionOf(request);
-      throw new ServiceError(405, 'method_not_allowed', `ConceptMap/$closure takes POST only (spec E11): send the Parameters resource as the request body.`, undefined, {
-        Allow: 'POST',
-      });
-    },
   });
 }

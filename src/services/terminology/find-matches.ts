@@ -9,22 +9,26 @@
  * system, or a Coding in any known system. A concept matches a relationship property when it has a
  * valid CONCEPT_RELATIONSHIP row with that id to that concept.
  *
- * Bounded, indexed reads only: the candidates are the concepts with an inbound row of a relationship
- * property's concept (index on concept_id_2), at most CANDIDATE_ROWS_LIMIT rows per relationship
- * property, so at least one relationship property is required; column properties are checked on the
- * candidates; at most MAX_PROPERTIES properties are named. Concepts of vocabularies the caller may
- * not see are never candidates, and for a vocabulary's system only that system's vocabularies are.
+ * Bounded, indexed reads only. Where the candidates come from:
+ * - with a relationship property: the concepts with an inbound row of its concept (index on
+ *   concept_id_2), at most CANDIDATE_ROWS_LIMIT rows per relationship property; column properties
+ *   are checked on them; ties broken by concept_id;
+ * - with column properties alone: the search index's filter tags (./column-property-matches.ts), best
+ *   known concepts first (static search rank).
+ * At most MAX_PROPERTIES properties are named. Concepts of vocabularies the caller may not see are
+ * never candidates, and for a vocabulary's system only that system's vocabularies are.
  *
  * `exact` true: a match has every property. `exact` false: a match has at least one, ranked by the
- * number of properties it has (most first), then by concept_id; the properties it lacks are listed
- * as `unmatched`. Either way at most MATCH_LIMIT matches are returned.
+ * number of properties it has (most first); the properties it lacks are listed as `unmatched`.
+ * Either way at most MATCH_LIMIT matches are returned.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { notFound, validationError } from '../errors.js';
 import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
-import { codeOfConcept, conceptOfCode, requireCodeSystem, terminologySystem, unknownSystemMessage } from './code-system-concept.js';
+import { codeOfConcept, conceptOfCode, requireCodeSystem, terminologySystem, unknownSystemMessage, type ConceptCodeSystem } from './code-system-concept.js';
+import { COLUMN_READERS, columnPropertyMatches, isColumnProperty, type ColumnCondition } from './column-property-matches.js';
 
 /** Matches returned at most. */
 export const MATCH_LIMIT = 100;
@@ -66,13 +70,6 @@ export interface FindMatchesResult {
   propertyCount: number;
 }
 
-const COLUMN_READERS: Record<string, (concept: ConceptRecord) => string> = {
-  'concept-class-id': (c) => c.concept_class_id,
-  'domain-id': (c) => c.domain_id,
-  'vocabulary-id': (c) => c.vocabulary_id,
-  'standard-concept': (c) => c.standard_concept ?? 'NS',
-};
-
 interface RelationshipProperty {
   property: FindMatchesProperty;
   /** Concept ids with the relationship to the property's concept (read from its inbound rows). */
@@ -112,22 +109,8 @@ function relationshipHolders(
   return new Map(rows.map((row) => [row.other.concept_id, row.other]));
 }
 
-/**
- * Finds the concepts with the given properties. 400 for no relationship property, more than MAX_PROPERTIES
- * properties or an unknown relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
- */
-export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
-  if (request.properties.length > MAX_PROPERTIES) {
-    throw validationError(`Parameter 'property' is given ${request.properties.length} times; at most ${MAX_PROPERTIES} properties are matched.`, { parameter: 'property' });
-  }
-  const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
-  const relationshipProperties = request.properties.filter((p) => !(p.code in COLUMN_READERS));
-  if (!relationshipProperties.length) {
-    throw validationError(
-      "Parameter 'property': at least one relationship property (a relationship id such as 'Is a' with a concept as its value) is required; column properties alone are not matched.",
-      { parameter: 'property' },
-    );
-  }
+/** The candidates of a request with relationship properties, by concept_id, and the test of each property on them. */
+function relationshipCandidates(store: ReleaseStore, policy: AccessPolicy, codeSystem: ConceptCodeSystem, relationshipProperties: readonly FindMatchesProperty[]) {
   const vocabularyIds = codeSystem.kind === 'vocabulary' ? codeSystem.vocabularyIds : undefined;
   const relationships: RelationshipProperty[] = relationshipProperties.map((property) => ({
     property,
@@ -135,19 +118,43 @@ export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVe
   }));
   const candidates = new Map<number, ConceptRecord>();
   for (const r of relationships) for (const [id, concept] of r.holders) candidates.set(id, concept);
+  const holds = (concept: ConceptRecord, property: FindMatchesProperty): boolean =>
+    relationships.some((r) => r.property === property && r.holders.has(concept.concept_id));
+  return { concepts: [...candidates.values()].sort((a, b) => a.concept_id - b.concept_id), holds };
+}
 
-  const has = (concept: ConceptRecord, property: FindMatchesProperty): boolean => {
-    const column = COLUMN_READERS[property.code];
-    if (column) return column(concept) === property.value;
-    return relationships.some((r) => r.property === property && r.holders.has(concept.concept_id));
-  };
-  const scored = [...candidates.values()].map((concept) => {
-    const unmatched = request.properties.filter((p) => !has(concept, p));
-    return { concept, unmatched, matchedCount: request.properties.length - unmatched.length };
-  });
-  const matches = scored
+/**
+ * Finds the concepts with the given properties. 400 for more than MAX_PROPERTIES properties or an
+ * unknown relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
+ */
+export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
+  if (request.properties.length > MAX_PROPERTIES) {
+    throw validationError(`Parameter 'property' is given ${request.properties.length} times; at most ${MAX_PROPERTIES} properties are matched.`, { parameter: 'property' });
+  }
+  if (!request.properties.length) throw validationError("Parameter 'property' is required (at least one property to match).", { parameter: 'property' });
+  const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
+  const relationshipProperties = request.properties.filter((p) => !isColumnProperty(p.code));
+  let candidates: ConceptRecord[];
+  let holdsRelationship: (concept: ConceptRecord, property: FindMatchesProperty) => boolean = () => false;
+  if (relationshipProperties.length) {
+    const read = relationshipCandidates(store, policy, codeSystem, relationshipProperties);
+    candidates = read.concepts;
+    holdsRelationship = read.holds;
+  } else {
+    const conditions = request.properties.flatMap((p): ColumnCondition[] => (isColumnProperty(p.code) ? [{ code: p.code, value: p.value }] : []));
+    candidates = columnPropertyMatches(store, policy, codeSystem, conditions, request.exact, MATCH_LIMIT);
+  }
+
+  const has = (concept: ConceptRecord, property: FindMatchesProperty): boolean =>
+    isColumnProperty(property.code) ? COLUMN_READERS[property.code](concept) === property.value : holdsRelationship(concept, property);
+  // Candidates come in their tie-break order (concept_id, or search rank); the sort is stable.
+  const matches = candidates
+    .map((concept) => {
+      const unmatched = request.properties.filter((p) => !has(concept, p));
+      return { concept, unmatched, matchedCount: request.properties.length - unmatched.length };
+    })
     .filter((s) => (request.exact ? s.unmatched.length === 0 : s.matchedCount > 0))
-    .sort((a, b) => b.matchedCount - a.matchedCount || a.concept.concept_id - b.concept.concept_id)
+    .sort((a, b) => b.matchedCount - a.matchedCount)
     .slice(0, MATCH_LIMIT)
     .map((s) => ({
       system: codeSystem.canonical,

@@ -1,5 +1,6 @@
 /**
- * CodeSystem/$diff as domain logic: what changed for one code between two loaded releases. The
+ * CodeSystem/$diff as domain logic: what changed for one code between two loaded releases (the walk
+ * over a whole code system is ./code-system-diff.ts, with the same per-concept rules). The
  * concept is read in each release (./code-system-concept.ts: a concept_id in the OMOP system, a
  * concept_code in a vocabulary's system) and compared:
  * - added: absent in the earlier release, present in the later one;
@@ -13,7 +14,14 @@ import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { notFound, validationError } from '../errors.js';
 import { MAPS_TO } from '../mappings/concept-mappings.js';
-import { codeOfConcept, conceptCodeSystem, conceptOfCode, assertSystemVisible, unknownSystemMessage } from './code-system-concept.js';
+import {
+  assertSystemVisible,
+  codeOfConcept,
+  conceptCodeSystem,
+  conceptOfCode,
+  unknownSystemMessage,
+  type ConceptCodeSystem,
+} from './code-system-concept.js';
 
 export const DIFF_CHANGE_TYPES = ['added', 'deprecated', 'reinstated', 'renamed', 're-domained', 'remapped'] as const;
 export type DiffChangeType = (typeof DIFF_CHANGE_TYPES)[number];
@@ -31,19 +39,89 @@ export interface ReleaseChange {
 /** Most `Maps to` targets read per concept and release. */
 const MAPS_TO_LIMIT = 1000;
 
-/** The valid `Maps to` targets the caller may see, as sorted concept_ids. */
-function mapsToTargets(store: ReleaseStore, policy: AccessPolicy, concept: ConceptRecord): string {
-  return store.concepts
-    .related(concept.concept_id, [MAPS_TO], MAPS_TO_LIMIT)
-    .flatMap((l) => (policy.canSee(l.concept.vocabulary_id) ? [l.concept.concept_id] : []))
-    .sort((a, b) => a - b)
+/** A `Maps to` target of a concept: its concept_id and vocabulary. */
+export interface MapsToTarget {
+  id: number;
+  vocabularyId: string;
+}
+
+/** The value compared for `remapped`: the first MAPS_TO_LIMIT targets by concept_id, those the caller may see, as sorted concept_ids. */
+export function visibleTargets(targets: readonly MapsToTarget[], policy: AccessPolicy): string {
+  // Most concepts have one target (a standard concept maps to itself): no sorting, no arrays.
+  if (targets.length <= 1) return targets.length === 1 && policy.canSee(targets[0]!.vocabularyId) ? String(targets[0]!.id) : '';
+  return [...targets]
+    .sort((a, b) => a.id - b.id)
+    .slice(0, MAPS_TO_LIMIT)
+    .flatMap((t) => (policy.canSee(t.vocabularyId) ? [t.id] : []))
     .join(' ');
 }
 
+/** The valid `Maps to` targets the caller may see, as sorted concept_ids. */
+function mapsToTargets(store: ReleaseStore, policy: AccessPolicy, concept: ConceptRecord): string {
+  const targets = store.concepts.related(concept.concept_id, [MAPS_TO], MAPS_TO_LIMIT).map((l) => ({ id: l.concept.concept_id, vocabularyId: l.concept.vocabulary_id }));
+  return visibleTargets(targets, policy);
+}
+
+/** The `remapped` value of a concept in the earlier (`before`) or later (`after`) release (visibleTargets). */
+export type MapsToReader = (release: 'before' | 'after', concept: ConceptRecord) => string;
+
 const validity = (c: ConceptRecord | undefined) => (c === undefined ? '' : (c.invalid_reason ?? 'valid'));
 
-/** The changes of one code from release `before` to release `after` (404 when neither release has it). */
-export function diffCode(before: ReleaseStore, after: ReleaseStore, policy: AccessPolicy, systemUri: string, code: string): ReleaseChange[] {
+/** Change types to report: every type, or the ones a caller asked for. */
+export type DiffChangeTypes = ReadonlySet<DiffChangeType>;
+export const ALL_DIFF_CHANGE_TYPES: DiffChangeTypes = new Set(DIFF_CHANGE_TYPES);
+
+/**
+ * The changes, among `types`, from `old` (the concept in the earlier release, or undefined) to `now`
+ * (in the later one, or undefined) of one code of `system`: the rules of the header, shared by the
+ * one-code diff and the whole-system walk (./code-system-diff.ts). At least one of the two is
+ * defined; the caller has checked the licence. `Maps to` targets are read (through `mapsTo`) only
+ * when `remapped` is one of the types and the concept is in both releases.
+ */
+export function conceptChanges(
+  before: ReleaseStore,
+  after: ReleaseStore,
+  policy: AccessPolicy,
+  system: ConceptCodeSystem,
+  old: ConceptRecord | undefined,
+  now: ConceptRecord | undefined,
+  types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
+  /** How targets are read (the walk reads them for many concepts at once); default one read per concept and release. */
+  mapsTo: MapsToReader = (release, concept) => mapsToTargets(release === 'before' ? before : after, policy, concept),
+): ReleaseChange[] {
+  const concept = (now ?? old)!;
+  const changes: ReleaseChange[] = [];
+  const change = (type: DiffChangeType, from: string, to: string) => {
+    if (types.has(type)) changes.push({ code: codeOfConcept(system, concept), display: concept.concept_name, type, from, to });
+  };
+  if (old === undefined) {
+    change('added', '', now!.concept_name);
+    return changes;
+  }
+  const wasValid = old.invalid_reason === null;
+  const isValid = now !== undefined && now.invalid_reason === null;
+  if (wasValid && !isValid) change('deprecated', validity(old), validity(now));
+  if (!wasValid && isValid) change('reinstated', validity(old), validity(now));
+  if (now === undefined) return changes;
+  if (old.concept_name !== now.concept_name) change('renamed', old.concept_name, now.concept_name);
+  if (old.domain_id !== now.domain_id) change('re-domained', old.domain_id, now.domain_id);
+  if (types.has('remapped')) {
+    const oldTargets = mapsTo('before', old);
+    const newTargets = mapsTo('after', now);
+    if (oldTargets !== newTargets) change('remapped', oldTargets, newTargets);
+  }
+  return changes;
+}
+
+/** The changes, among `types`, of one code from release `before` to release `after` (404 when neither release has it). */
+export function diffCode(
+  before: ReleaseStore,
+  after: ReleaseStore,
+  policy: AccessPolicy,
+  systemUri: string,
+  code: string,
+  types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
+): ReleaseChange[] {
   const system = conceptCodeSystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri));
   assertSystemVisible(policy, system);
@@ -52,32 +130,20 @@ export function diffCode(before: ReleaseStore, after: ReleaseStore, policy: Acce
   const concept = now ?? old;
   if (concept === undefined) throw notFound(`Code '${code}' is not in system '${systemUri}' in either release.`);
   policy.assertVisible(concept.vocabulary_id);
-  const change = (type: DiffChangeType, from: string, to: string): ReleaseChange => ({
-    code: codeOfConcept(system, concept),
-    display: concept.concept_name,
-    type,
-    from,
-    to,
-  });
-  if (old === undefined) return [change('added', '', now!.concept_name)];
-  const changes: ReleaseChange[] = [];
-  const wasValid = old.invalid_reason === null;
-  const isValid = now !== undefined && now.invalid_reason === null;
-  if (wasValid && !isValid) changes.push(change('deprecated', validity(old), validity(now)));
-  if (!wasValid && isValid) changes.push(change('reinstated', validity(old), validity(now)));
-  if (now === undefined) return changes;
-  if (old.concept_name !== now.concept_name) changes.push(change('renamed', old.concept_name, now.concept_name));
-  if (old.domain_id !== now.domain_id) changes.push(change('re-domained', old.domain_id, now.domain_id));
-  const oldTargets = mapsToTargets(before, policy, old);
-  const newTargets = mapsToTargets(after, policy, now);
-  if (oldTargets !== newTargets) changes.push(change('remapped', oldTargets, newTargets));
-  return changes;
+  return conceptChanges(before, after, policy, system, old, now, types);
 }
 
-/** Required `code` until the whole-vocabulary comparison is served. */
-export function requireDiffCode(code: string | undefined): string {
-  if (code === undefined || code === '') {
-    throw validationError("Parameter 'code' is required: CodeSystem/$diff compares one code (a whole vocabulary is not yet served).", { parameter: 'code' });
+/**
+ * The change types of a `type` parameter: each value one type or a comma-separated list of them;
+ * none given means every type. An unknown type is a 400 naming `type`.
+ */
+export function diffChangeTypes(values: readonly string[]): DiffChangeTypes {
+  const named = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (named.length === 0) return ALL_DIFF_CHANGE_TYPES;
+  for (const type of named) {
+    if (!(DIFF_CHANGE_TYPES as readonly string[]).includes(type)) {
+      throw validationError(`Parameter 'type': unknown change type '${type}'; the types are ${DIFF_CHANGE_TYPES.join(', ')}.`, { parameter: 'type' });
+    }
   }
-  return code;
+  return new Set(named as DiffChangeType[]);
 }

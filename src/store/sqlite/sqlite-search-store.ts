@@ -17,6 +17,7 @@ import type {
   IndexFilter,
   SearchHit,
   SearchStore,
+  TagQuery,
   TextPhrasing,
   TextStream,
   TextStreamQuery,
@@ -114,6 +115,10 @@ export class SqliteSearchStore implements SearchStore {
 
   textMatchesAmong(phrasings: readonly TextPhrasing[], ranks: readonly number[]): Set<number> {
     return this.text.textMatchesAmong(phrasings, ranks);
+  }
+
+  tagMatches(query: TagQuery, limit: number, bandCounts: ReadonlyMap<number, number>): number[] {
+    return this.text.tagMatches(query, limit, bandCounts);
   }
 
   browseVocabulary(request: BrowseRequest): { concepts: ConceptRecord[]; total: number } {

@@ -1,9 +1,9 @@
 /**
  * FTS5 query text for the per-band full-text tables (columns name, syn, tags): a tier plan of
- * src/services/search/tier-plan.ts, the request filters as tag clauses, and the disjoint parts a
- * union is counted in.
+ * src/services/search/tier-plan.ts, the request filters as tag clauses, the disjoint parts a
+ * union is counted in, and tag-only queries (SearchStore.tagMatches).
  */
-import type { IndexFilter, TextPhrasing } from '../../search-store.js';
+import type { IndexFilter, TagQuery, TagSet, TextPhrasing } from '../../search-store.js';
 import type { TextMatch, TierPlan, TierPlanner, WordTerm } from '../../../services/search/tier-plan.js';
 import { classTag, domainTag, standardTag, vocabularyTag } from './search-index-layout.js';
 
@@ -41,6 +41,30 @@ export function filterExpression(expr: string, filter: IndexFilter): string {
   const hidden = filter.hiddenVocabularyIds.filter((v) => !filter.vocabularyIds || filter.vocabularyIds.includes(v)).sort();
   if (hidden.length) out = `${out} NOT ({tags}: ${orOf(hidden.map(vocabularyTag).map(quoteFtsToken))})`;
   return out;
+}
+
+const tagsOf = (set: TagSet): string[] => [
+  ...(set.vocabularyIds ?? []).map(vocabularyTag),
+  ...(set.domainIds ?? []).map(domainTag),
+  ...(set.conceptClassIds ?? []).map(classTag),
+  ...(set.standardConcepts ?? []).map(standardTag),
+];
+
+/**
+ * A tag-only query as one FTS5 expression: each alternative is its required tags AND-ed, NOT any of
+ * its forbidden ones; the alternatives OR-ed; then the `within` filters and hidden vocabularies.
+ * '' when no alternative requires a tag (FTS5 has no "every row" expression).
+ */
+export function tagQueryExpression(query: TagQuery): string {
+  const alternatives = query.anyOf.flatMap((alternative) => {
+    const required = tagsOf(alternative.require);
+    if (!required.length) return [];
+    const all = `{tags}: (${required.map(quoteFtsToken).join(' AND ')})`;
+    const forbidden = tagsOf(alternative.forbid);
+    return [forbidden.length ? `(${all} NOT {tags}: ${orOf(forbidden.map(quoteFtsToken))})` : `(${all})`];
+  });
+  if (!alternatives.length) return '';
+  return filterExpression(alternatives.join(' OR '), query.within);
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
  * The full-text side of the SQLite search store: one band's stream of one tier (its concepts in ord
- * order, read page by page), per-band union counts, and textual-match checks. Expressions come from
+ * order, read page by page), per-band union counts, textual-match checks, and tag-only reads. Expressions come from
  * the tier plan (src/services/search/tier-plan.ts) through ./fts-expressions.ts; counts and small
  * streams are cached for the life of the connection (a published store never changes).
  */
 import { LruCache } from '../../../lru-cache.js';
 import { ORD_SPAN } from '../../../services/search/ranking.js';
 import type { TierPlanner } from '../../../services/search/tier-plan.js';
-import type { IndexFilter, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
-import { filterExpression, tierExpression, unionCountExpressions } from './fts-expressions.js';
+import type { IndexFilter, TagQuery, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
+import { filterExpression, tagQueryExpression, tierExpression, unionCountExpressions } from './fts-expressions.js';
 import { textTableName, wordCountKey } from './search-index-layout.js';
 import { pushTo, type StatementCache } from './statements.js';
 
@@ -106,6 +106,22 @@ export class SqliteTextIndex {
     }
     search.tiers.set(tierKey, entry);
     return entry;
+  }
+
+  /** See SearchStore.tagMatches: the bands that hold matches, in rank order, each read in rowid (ord) order up to its count. */
+  tagMatches(query: TagQuery, limit: number, bandCounts: ReadonlyMap<number, number>): number[] {
+    const match = tagQueryExpression(query);
+    const out: number[] = [];
+    if (match === '') return out;
+    for (const band of [...bandCounts.keys()].sort((a, b) => a - b)) {
+      const wanted = Math.min(limit - out.length, bandCounts.get(band)!);
+      if (wanted <= 0 || !this.bandSizes[band]) continue;
+      const table = textTableName(band);
+      const ords = this.statements.get(`SELECT rowid FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid LIMIT ?`).pluck().all(match, wanted) as number[];
+      for (const ord of ords) out.push(band * ORD_SPAN + ord);
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   textStream(q: TextStreamQuery): TextStream {
