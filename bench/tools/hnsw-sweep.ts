@@ -9,11 +9,7 @@
  *   npx tsx bench/tools/hnsw-sweep.ts DATA_DIR [N=200000]
  */
 import { createRequire } from 'node:module';
-import Database from 'better-sqlite3';
-import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
-import { listReleaseBuilds } from '../../src/store/data-dir.js';
-import { publishedEmbeddingFiles, readCurrentEmbedding } from '../../src/store/semantic-dir.js';
-import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
+import { openReleaseVectors } from './release-vectors.js';
 
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)('usearch') as typeof import('usearch');
 
@@ -28,34 +24,17 @@ const CONFIGURATIONS: Array<{ label: string; quantization: (typeof ScalarKind)[k
 ];
 const QUERIES = 2000;
 
-function unitMean(vectors: readonly Float32Array[]): Float32Array {
-  const sum = new Float32Array(vectors[0]!.length);
-  for (const v of vectors) for (let d = 0; d < v.length; d++) sum[d]! += v[d]!;
-  const norm = Math.hypot(...sum) || 1;
-  return sum.map((x) => x / norm);
-}
-
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: hnsw-sweep.ts DATA_DIR [N]');
   const n = Number(process.argv[3] ?? 200_000);
-  const build = listReleaseBuilds(dataDir)[0];
-  if (!build) throw new Error(`no release in ${dataDir}`);
-  const registry = new SemanticIndexRegistry({ choice: { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, recheckIntervalMs: 0, retireDelayMs: 60_000 });
-  const lookup = await registry.get({ label: build.label, buildId: build.buildId, build, store: undefined as never });
-  if (!lookup.ok) throw new Error(lookup.message);
-  const current = readCurrentEmbedding(build.dir);
-  if (!current) throw new Error(`release ${build.label} has no vectors`);
-  const entries = new Database(publishedEmbeddingFiles(build.dir, current.embeddingId).entriesPath, { readonly: true });
-  const ids = entries.prepare('SELECT DISTINCT concept_id FROM entries ORDER BY random() LIMIT ?').pluck().all(n) as number[];
-  const dimension = lookup.index.meta.dimension;
+  const release = await openReleaseVectors(dataDir);
+  const ids = release.sampleConceptIds(n);
+  const dimension = release.index.meta.dimension;
   const vectors = new Float32Array(ids.length * dimension);
-  for (let i = 0; i < ids.length; i++) {
-    const texts = lookup.index.entriesOfConcepts([ids[i]!]).map((e) => e.text);
-    vectors.set(unitMean(await lookup.provider.embed(texts)), i * dimension);
-  }
+  for (let i = 0; i < ids.length; i++) vectors.set(await release.conceptVector(ids[i]!), i * dimension);
   const keys = new BigUint64Array(ids.length).map((_, i) => BigInt(i));
-  console.log(`${ids.length.toLocaleString('en-US')} vectors of ${build.label}; ${QUERIES} self-queries, k = 10, expansion_search 64`);
+  console.log(`${ids.length.toLocaleString('en-US')} vectors of ${release.label}; ${QUERIES} self-queries, k = 10, expansion_search 64`);
   for (const c of CONFIGURATIONS) {
     const index = new Index({ dimensions: dimension, metric: MetricKind.Cos, quantization: c.quantization, connectivity: c.connectivity, expansion_add: c.expansionAdd, expansion_search: 64, multi: false });
     const started = performance.now();
@@ -69,7 +48,7 @@ async function main(): Promise<void> {
     }
     console.log(`${c.label}: build ${seconds.toFixed(1)} s, self not among the 10 nearest ${missed} of ${QUERIES} (${((100 * missed) / QUERIES).toFixed(1)} %)`);
   }
-  await registry.close();
+  await release.close();
 }
 
 main().catch((error: unknown) => {

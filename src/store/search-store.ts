@@ -65,8 +65,9 @@ export interface TagSet {
 }
 
 export interface TagAlternative {
-  /** At least one value in all. */
+  /** Tags the concept must all carry (at least one tag: FTS5 has no "every row" query). */
   require: TagSet;
+  /** Tags it must carry none of. */
   forbid: TagSet;
 }
 

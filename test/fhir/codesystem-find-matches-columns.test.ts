@@ -144,6 +144,18 @@ describe('exact matching by columns alone', () => {
       ]),
     ).toEqual([]);
     expect(await findMatches(OMOP, true, [['standard-concept', 'X']])).toEqual([]);
+    // Names of Object.prototype members are values like any other (never a 5xx).
+    for (const value of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(await findMatches(OMOP, true, [['standard-concept', value]])).toEqual([]);
+      expect(
+        ids(
+          await findMatches(OMOP, false, [
+            ['standard-concept', value],
+            ['domain-id', 'Observation'],
+          ]),
+        ),
+      ).toEqual(expectedIds([['domain-id', 'Observation']]));
+    }
     expect(await findMatches(OMOP, true, [['concept-class-id', 'No such class']])).toEqual([]);
   });
 

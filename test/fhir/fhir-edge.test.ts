@@ -132,6 +132,16 @@ describe('formats (JSON default, XML by _format or Accept, _pretty)', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('the 405 names an instance path as FHIR writes it; an unknown $operation on that path is a 404, as by GET', async () => {
+    const instance = await t.request('/fhir/r4/CodeSystem/SNOMED', { method: 'POST', body: {} });
+    expect(instance.body.issue[0].details.text).toBe('CodeSystem/{id} takes GET only, not POST.');
+    for (const method of ['GET', 'POST']) {
+      const unknown = await t.request('/fhir/r4/CodeSystem/$no-such-operation', { method, ...(method === 'POST' ? { body: {} } : {}) });
+      expect(unknown.status, method).toBe(404);
+      expect(unknown.body.issue[0].code).toBe('not-found');
+    }
+  });
+
   it('a missing key is 401 login with WWW-Authenticate, in the requested format (Errors rule 2, Authentication 3)', async () => {
     const r = await t.request('/fhir/r4/metadata?_format=xml', { anonymous: true });
     expect(r.status).toBe(401);

@@ -246,6 +246,12 @@ describe('inline compose filters', () => {
     const property = await expandPost([{ name: 'valueSet', resource: inline([{ system: SNOMED, filter: [{ property: 'colour', op: '=', value: 'red' }] }]) }]);
     expect(property.status).toBe(400);
     expect(property.body.issue[0].details.text).toMatch(/property 'colour'/);
+    // A name of an Object.prototype member is no property either (it once passed and matched nothing).
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const inherited = await expandPost([{ name: 'valueSet', resource: inline([{ system: SNOMED, filter: [{ property: name, op: '=', value: 'x' }] }]) }]);
+      expect(inherited.status, name).toBe(400);
+      expect(inherited.body.issue[0].details.text).toContain(`property '${name}'`);
+    }
     const noCompose = await expandPost([{ name: 'valueSet', resource: { resourceType: 'ValueSet' } }]);
     expect(noCompose.status).toBe(400);
     expect(noCompose.body.issue[0].details.text).toMatch(/ValueSet\.compose/);

@@ -14,6 +14,7 @@ import { Type } from 'typebox';
 import type { AccessPolicy } from '../../services/access-policy.js';
 import { notFound, ServiceError } from '../../services/errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
+import { noSuchEndpoint } from '../plumbing/error-responses.js';
 import { ReleaseQuery } from '../plumbing/schemas.js';
 import { sendResource } from './fhir-format.js';
 import { OperationParameters } from './operation-parameters.js';
@@ -123,16 +124,20 @@ export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationS
       },
     });
   }
-  const allowed = spec.methods.join(', ');
+  // `CodeSystem/{id}` as FHIR writes an instance path.
+  const name = spec.path.replace(/^\//, '').replace(/:(\w+)/g, '{$1}');
+  const parameterNames = pathParameterNames(spec.path);
   app.route({
     method: HTTP_METHODS.filter((m) => !(spec.methods as readonly string[]).includes(m)),
     url,
     schema: { hide: true },
     handler: (request) => {
       fhirVersionOf(request);
-      const name = spec.path.replace(/^\//, '');
+      // `POST CodeSystem/$unknown` only looks like the read path `CodeSystem/{id}`: it names an operation this server lacks.
+      const params = request.params as Record<string, string>;
+      if (parameterNames.some((p) => params[p]?.startsWith('$'))) throw noSuchEndpoint(request);
       throw new ServiceError(405, 'method_not_allowed', spec.methodNotAllowed ?? `${name} takes ${spec.methods.join(' or ')} only, not ${request.method}.`, undefined, {
-        Allow: allowed,
+        Allow: spec.methods.join(', '),
       });
     },
   });

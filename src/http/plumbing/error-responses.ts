@@ -108,8 +108,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, serviceError);
   });
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return sendError(request, reply, new ServiceError(404, 'not_found', `No such endpoint: ${request.method} ${path}`));
-  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, noSuchEndpoint(request)));
+}
+
+/** The 404 of a request no route answers (also raised by a route that only looks like a match: see fhir-operation.ts). */
+export function noSuchEndpoint(request: FastifyRequest): ServiceError {
+  return new ServiceError(404, 'not_found', `No such endpoint: ${request.method} ${request.url.split('?')[0]}`);
 }

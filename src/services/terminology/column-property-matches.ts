@@ -36,7 +36,12 @@ export interface ColumnCondition {
   value: string;
 }
 
-const STANDARD_FLAGS: Record<string, StandardFlag> = { S: 'S', C: 'C', NS: 'N' };
+/** A Map, not an object literal: a value such as `constructor` must not find Object.prototype's members. */
+const STANDARD_FLAGS = new Map<string, StandardFlag>([
+  ['S', 'S'],
+  ['C', 'C'],
+  ['NS', 'N'],
+]);
 
 /** The tag set of some conditions, or undefined when a value can never match (a standard flag other than S, C, NS). */
 function tagSet(conditions: readonly ColumnCondition[]): TagSet | undefined {
@@ -51,7 +56,7 @@ function tagSet(conditions: readonly ColumnCondition[]): TagSet | undefined {
     else if (code === 'domain-id') set.domainIds.push(value);
     else if (code === 'concept-class-id') set.conceptClassIds.push(value);
     else {
-      const flag = STANDARD_FLAGS[value];
+      const flag = STANDARD_FLAGS.get(value);
       if (flag === undefined) return undefined;
       set.standardConcepts.push(flag);
     }
@@ -104,7 +109,7 @@ export function columnPropertyMatches(
       const heldCodes = new Set(held.map((c) => c.code));
       const require = tagSet(held);
       // The other values of the columns a combination lacks: so that a concept is read at its own level only.
-      const forbid = size === distinct.length ? {} : tagSet(distinct.filter((c) => !heldCodes.has(c.code) && (c.code !== 'standard-concept' || c.value in STANDARD_FLAGS)));
+      const forbid = size === distinct.length ? {} : tagSet(distinct.filter((c) => !heldCodes.has(c.code) && (c.code !== 'standard-concept' || STANDARD_FLAGS.has(c.value))));
       return require && forbid ? [{ require, forbid }] : [];
     });
     if (!anyOf.length) continue;

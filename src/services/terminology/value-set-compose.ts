@@ -273,7 +273,8 @@ function filterConditions(store: ReleaseStore, policy: AccessPolicy, parts: Rule
   const propertyName = asString(filter.property, `${path}.property`);
   const op = asString(filter.op, `${path}.op`);
   const value = asString(filter.value, `${path}.value`);
-  const property = PROPERTY_NAMES[propertyName];
+  // Own keys only: a name such as `constructor` is not a property (it would find Object.prototype's member).
+  const property = Object.hasOwn(PROPERTY_NAMES, propertyName) ? PROPERTY_NAMES[propertyName] : undefined;
   if (!property) {
     throw validationError(`${path}.property '${propertyName}' is not a filter property of OMOP concepts; use one of ${Object.keys(PROPERTY_NAMES).join(', ')}.`, { parameter: 'valueSet', element: `${path}.property` });
   }

@@ -29,26 +29,26 @@ export function tierExpression(plan: TierPlan): string {
   return out;
 }
 
+/** The filter tags of a set, one group per kind given (vocabularies, domains, classes, standard flags), in that order. */
+function tagGroups(set: TagSet): string[][] {
+  const groups = [
+    (set.vocabularyIds ?? []).map(vocabularyTag),
+    (set.domainIds ?? []).map(domainTag),
+    (set.conceptClassIds ?? []).map(classTag),
+    (set.standardConcepts ?? []).map(standardTag),
+  ];
+  return groups.filter((tags) => tags.length > 0);
+}
+
 /** `expr` restricted by the request filters and without the caller's hidden vocabularies. */
 export function filterExpression(expr: string, filter: IndexFilter): string {
   const clauses: string[] = [`(${expr})`];
-  const tagClause = (tags: string[]) => `({tags}: ${orOf(tags.map(quoteFtsToken))})`;
-  if (filter.vocabularyIds?.length) clauses.push(tagClause(filter.vocabularyIds.map(vocabularyTag)));
-  if (filter.domainIds?.length) clauses.push(tagClause(filter.domainIds.map(domainTag)));
-  if (filter.conceptClassIds?.length) clauses.push(tagClause(filter.conceptClassIds.map(classTag)));
-  if (filter.standardConcepts?.length) clauses.push(tagClause(filter.standardConcepts.map(standardTag)));
+  for (const tags of tagGroups(filter)) clauses.push(`({tags}: ${orOf(tags.map(quoteFtsToken))})`);
   let out = clauses.length === 1 ? clauses[0]! : `(${clauses.join(' AND ')})`;
   const hidden = filter.hiddenVocabularyIds.filter((v) => !filter.vocabularyIds || filter.vocabularyIds.includes(v)).sort();
   if (hidden.length) out = `${out} NOT ({tags}: ${orOf(hidden.map(vocabularyTag).map(quoteFtsToken))})`;
   return out;
 }
-
-const tagsOf = (set: TagSet): string[] => [
-  ...(set.vocabularyIds ?? []).map(vocabularyTag),
-  ...(set.domainIds ?? []).map(domainTag),
-  ...(set.conceptClassIds ?? []).map(classTag),
-  ...(set.standardConcepts ?? []).map(standardTag),
-];
 
 /**
  * A tag-only query as one FTS5 expression: each alternative is its required tags AND-ed, NOT any of
@@ -57,10 +57,10 @@ const tagsOf = (set: TagSet): string[] => [
  */
 export function tagQueryExpression(query: TagQuery): string {
   const alternatives = query.anyOf.flatMap((alternative) => {
-    const required = tagsOf(alternative.require);
+    const required = tagGroups(alternative.require).flat();
     if (!required.length) return [];
     const all = `{tags}: (${required.map(quoteFtsToken).join(' AND ')})`;
-    const forbidden = tagsOf(alternative.forbid);
+    const forbidden = tagGroups(alternative.forbid).flat();
     return [forbidden.length ? `(${all} NOT {tags}: ${orOf(forbidden.map(quoteFtsToken))})` : `(${all})`];
   });
   if (!alternatives.length) return '';
