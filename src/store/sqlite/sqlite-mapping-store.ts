@@ -12,6 +12,11 @@ const TARGET_COLUMNS = CONCEPT_COLUMNS.split(', ')
   .map((column) => `c.${column}`)
   .join(', ');
 
+/**
+ * Vocabulary lists are bound as one JSON array parameter each, so every statement is prepared once. Written
+ * `+c.vocabulary_id` so that the planner never drives a read from the concept_by_vocabulary_code index (a whole
+ * vocabulary) instead of the source's rows.
+ */
 const TARGET_VOCABULARY_CONDITION = `(@vocabularies IS NULL OR +c.vocabulary_id IN (SELECT value FROM json_each(@vocabularies)))
   AND +c.vocabulary_id NOT IN (SELECT value FROM json_each(@excluded))`;
 
