@@ -1,12 +1,7 @@
 /**
- * Streams the records of one Athena table file (plain or gzipped, either dialect) to a handler,
- * one record at a time, never holding the table in memory. Every problem comes back as an
- * AthenaReadError positioned at `FILE:LINE:COLUMN` (line 1 is the header).
- *
- * The TAB dialect has no quoting, so every record is exactly one line and the reader counts lines
- * itself (csv-parse's per-record `info` would halve the throughput). The comma dialect can have
- * line breaks inside quoted fields, so there the line breaks in each record's raw text are counted
- * (csv-parse's `raw` costs ~15%, `info` ~85%).
+ * Streams the records of one Athena table file (plain or gzipped, either dialect) to a handler one at a time,
+ * never holding the table in memory. Every problem is an AthenaReadError at `FILE:LINE:COLUMN` (line 1 is the
+ * header); how lines are counted per dialect is in docs/internals.md.
  */
 import { parse, CsvError, type Options as CsvParseOptions } from 'csv-parse';
 import { createReadStream } from 'node:fs';

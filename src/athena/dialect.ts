@@ -1,12 +1,7 @@
 /**
- * The two file dialects omopterm reads, told apart by the header line of each file:
- *
- * - `tab`: real Athena downloads. TAB-separated, no quoting at all (a `"` is an ordinary
- *   character), one record per line, an empty field is NULL.
- * - `comma`: CSV exports (Eunomia, ETL tutorials, database dumps). Comma-separated with RFC-4180
- *   quoting; a quoted field may hold commas, doubled quotes and line breaks; headers may be quoted.
- *
- * Both accept dates as YYYYMMDD or YYYY-MM-DD (see value-parsers.ts).
+ * The two file dialects omopterm reads, told apart by each file's header line: `tab` (real Athena downloads:
+ * TAB-separated, no quoting, one record per line) and `comma` (CSV exports with RFC-4180 quoting, where a quoted
+ * field may hold line breaks).
  */
 
 export interface AthenaDialect {

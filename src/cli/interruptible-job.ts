@@ -1,8 +1,7 @@
 /**
- * How the long-running commands (`load`, `embed`) run their job: progress on stderr, SIGINT and
- * SIGTERM handed to the job (which stops at its next checkpoint and publishes nothing), the summary
- * line on stdout when it succeeds, and exit code 130 (SIGINT) or 143 (SIGTERM) with the job's message
- * when it was interrupted. Any other error propagates to the CLI's error handler.
+ * How `load` and `embed` run their job: progress on stderr, SIGINT/SIGTERM handed to the job (which stops at its
+ * next checkpoint and publishes nothing), the summary on stdout, and exit code 130/143 with the job's message when
+ * interrupted; any other error goes to the CLI's error handler.
  */
 import { LoadInterruptedError } from '../importer/load-error.js';
 import type { TerminalProgress } from '../importer/terminal-progress.js';

@@ -1,10 +1,7 @@
 /**
- * The temporary directory a build is written into, and the single rename that publishes it.
- *
- * A temp dir records who owns it (pid + process start time, and the same for the process
- * supervising the load, if any) in `owner.json`; a later load removes temp dirs whose owner or
- * supervisor is gone (a load killed with SIGKILL, a crashed machine) and refuses to start while a
- * live, supervised process is loading the same label.
+ * The temporary directory a build is written into, and the single rename that publishes it. A temp dir records its
+ * owner and supervisor in `owner.json`, so a later load removes temp dirs of dead loads and refuses to start while
+ * a live, supervised process loads the same label.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

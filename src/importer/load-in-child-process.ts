@@ -1,10 +1,7 @@
 /**
- * Runs loadRelease in a child process, for the CLI. The parent stays responsive while the child
- * sits in long synchronous SQLite calls (sorting tens of millions of rows, building indexes), so:
- * - the progress line keeps ticking (the parent renders the child's progress events);
- * - SIGINT/SIGTERM are honoured at once: the child is killed and its temp dir removed, leaving
- *   every existing release untouched;
- * - if this process is killed outright (SIGKILL), the child notices and does the same itself.
+ * Runs loadRelease in a child process for the CLI, so the parent stays responsive while the child sits in long
+ * synchronous SQLite calls: progress keeps ticking, SIGINT/SIGTERM kill the child and remove its temp dir at once,
+ * and if this process is killed outright the child does the same itself.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';

@@ -1,10 +1,7 @@
 /**
- * Single-node StateStore: keys, monthly usage and OAuth clients and tokens (./embedded-oauth-clients.ts)
- * in `<data-dir>/state.sqlite` (WAL, so the CLI and several server processes on this machine can use
- * it at once), rate-limit buckets in process memory. Usage increments are buffered in memory and
- * added to the file once a second and on close, so metering costs no disk write per request. The
- * methods do their work synchronously and return settled Promises, so the one `admit` per request
- * costs no extra I/O wait.
+ * Single-node StateStore: keys, monthly usage and OAuth clients and tokens in `<data-dir>/state.sqlite` (WAL,
+ * shared by the CLI and several server processes), rate-limit buckets in process memory, usage increments buffered
+ * and written once a second and on close.
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,7 @@
 /**
- * Which store implementation opens a release: chosen here, and only here. The server injects the
- * chosen opener into the release registry, and passes its name to the bulk-search helper threads
- * (a function cannot cross a thread boundary; a name can), which look the same opener up here.
- * Services never import an implementation: they see ReleaseStore only.
+ * Which store implementation opens a release, chosen here and only here: the server injects the opener into the
+ * release registry and passes its name (a name can cross a thread boundary, a function cannot) to the bulk-search
+ * helper threads, which look the same opener up here.
  */
 import type { ReleaseStoreOpener } from './release-store.js';
 import { openSqliteRelease } from './sqlite/open-sqlite-release.js';

@@ -1,8 +1,7 @@
 /**
- * Helper thread of BulkSearchPool (./bulk-search-pool.ts): runs parts of bulk searches against its
- * own read-only connections to the release builds it is asked about, opened with the store
- * implementation named in workerData (the server's, see src/store/release-store-openers.ts), and
- * answers on the channel the pool gave it, raising the shared flag the pool waits on.
+ * Helper thread of BulkSearchPool (./bulk-search-pool.ts): runs parts of bulk searches on its own read-only
+ * connections to the release builds, opened with the store implementation named in workerData, and answers on the
+ * channel the pool gave it, raising the shared flag the pool waits on.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { AccessPolicy } from '../services/access-policy.js';

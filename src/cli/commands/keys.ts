@@ -1,3 +1,8 @@
+/**
+ * `omopterm keys create|list|revoke`: API keys in the data directory's embedded state store (stored only as
+ * SHA-256 hashes), each with its rate, monthly quota and CPT4 validation date.
+ */
+
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';

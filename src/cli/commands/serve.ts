@@ -1,3 +1,8 @@
+/**
+ * `omopterm serve`: the server's command-line options (shared with `demo` through serveOptions) and runServer,
+ * which starts the HTTPS server over every loaded release and stops it gracefully on SIGINT/SIGTERM.
+ */
+
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';

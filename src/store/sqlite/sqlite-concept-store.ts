@@ -1,8 +1,6 @@
 /**
- * ConceptStore over the release's SQLite file: concepts by id and code, synonyms, related concepts,
- * and the keyset reads of the whole-system $diff walk (code order through concept_by_vocabulary_code,
- * id order through the rowid, relationship targets of many concepts at once). Every read is an index
- * seek plus a bounded range.
+ * ConceptStore over the release's SQLite file: concepts by id and code, synonyms, related concepts and the keyset
+ * reads of the whole-system $diff walk, each an index seek plus a bounded range.
  */
 import type Database from 'better-sqlite3';
 import type { ConceptCodePosition, ConceptStore, LinkedConcept, RelationshipTarget } from '../release-store.js';

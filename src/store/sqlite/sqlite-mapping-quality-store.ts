@@ -1,3 +1,8 @@
+/**
+ * MappingQualityStore over the tables written by src/importer/mapping-quality-summary.ts: primary-key lookups of
+ * the load-time aggregates, parsed pair aggregates kept in a small LRU cache.
+ */
+
 import type Database from 'better-sqlite3';
 import { LruCache } from '../../lru-cache.js';
 import type { SourceDomainCoverage, TargetDomainCoverage } from '../../services/mapping-quality/coverage-aggregate.js';

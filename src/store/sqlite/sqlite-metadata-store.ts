@@ -1,3 +1,8 @@
+/**
+ * MetadataStore over the release's SQLite file: the small reference tables and concept_summary are read once at
+ * open and served from memory; domain concept pages are seeks on domain_concept_order.
+ */
+
 import type Database from 'better-sqlite3';
 import type { ConceptSummaryRecord, DomainSegment, MetadataStore } from '../release-store.js';
 import {
