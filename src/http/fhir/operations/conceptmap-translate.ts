@@ -18,11 +18,11 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError, notFound, validationError } from '../../../services/errors.js';
 import type { ConceptMapRelationship } from '../../../services/fhir/administrative-concept-maps.js';
-import { nearestKnownSystem, OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../../services/fhir/code-system-uris.js';
+import { nearestKnownSystem } from '../../../services/fhir/code-system-uris.js';
 import { terminologySystem, type TerminologySystem } from '../../../services/terminology/code-system-concept.js';
 import { parseImplicitValueSetUrl } from '../../../services/terminology/implicit-value-set-url.js';
 import { translate, type TranslatedCoding, type TranslationCoding, type TranslationMatch, type TranslationRequest, type TranslationResult } from '../../../services/terminology/translation.js';
-import { KNOWN_MAP_URLS, translationMapOfUrl, type TranslationMap } from '../../../services/terminology/translation-maps.js';
+import { answerSystemOfMap, KNOWN_MAP_URLS, translationMapOfUrl, type TranslationMap } from '../../../services/terminology/translation-maps.js';
 import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext, type FhirVersion } from '../fhir-operation.js';
 import { parametersResource, type FhirCoding, type FhirParameter } from '../fhir-resources.js';
 import type { OperationParameters } from '../operation-parameters.js';
@@ -114,13 +114,6 @@ function answerSystemOf(params: OperationParameters, systemNames: readonly strin
     throw validationError(`Parameters '${name}' and '${firstPresent(params, scopeNames)}' name different code systems.`, { parameters: [name, firstPresent(params, scopeNames)] });
   }
   return fromSystem ?? fromScope;
-}
-
-/** The system a map's answers are in, for the direction asked. */
-function answerSystemOfMap(map: TranslationMap, reverse: boolean): string {
-  if (map.kind === 'administrative') return reverse ? map.system : OMOP_CONCEPT_SYSTEM;
-  if (map.kind === 'to-vocabulary') return reverse ? OMOP_CONCEPT_SYSTEM : map.system;
-  return reverse ? (systemForVocabulary(map.vocabulary.vocabulary_id) ?? OMOP_CONCEPT_SYSTEM) : OMOP_CONCEPT_SYSTEM;
 }
 
 function namedMap(ctx: FhirOperationContext, reverse: boolean, answer: TerminologySystem | undefined): TranslationMap | undefined {
