@@ -5,7 +5,7 @@
  * (Authentication 3 and 5) and parameter errors (Errors rule 2: OperationOutcome).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELATIONSHIP_VALUES_LIMIT } from '../../src/services/terminology/concept-lookup.js';
+import { RELATIONSHIP_VALUES_LIMIT } from '../../src/services/terminology/code-system-lookup.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   CPT,

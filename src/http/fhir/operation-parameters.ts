@@ -164,3 +164,9 @@ export class OperationParameters {
     return this.named(name).map((p) => new OperationParameters(OperationParameters.checked(p.part ?? [])));
   }
 }
+
+/** A required value read from the parameters: undefined or empty is the 400 `message`, naming `parameter`. */
+export function requiredParameter(value: string | undefined, message: string, parameter: string): string {
+  if (value === undefined || value === '') throw validationError(message, { parameter });
+  return value;
+}

@@ -1,7 +1,7 @@
 /**
  * CodeSystem/$find-matches as domain logic: the concepts of a code system (./code-system-concept.ts)
  * whose properties equal the given ones, with property codes as $lookup names them
- * (./concept-lookup.ts).
+ * (./code-system-lookup.ts).
  *
  * Properties matched: the CONCEPT columns `concept-class-id`, `domain-id`, `vocabulary-id` and
  * `standard-concept` (`S`, `C`, or `NS` for a non-standard concept), and relationship properties

@@ -59,6 +59,13 @@ export function translationMapOfUrl(store: ReleaseStore, canonical: string): Tra
     : undefined;
 }
 
+/** The system a map's answers are in, for the direction asked. */
+export function answerSystemOfMap(map: TranslationMap, reverse: boolean): string {
+  if (map.kind === 'administrative') return reverse ? map.system : OMOP_CONCEPT_SYSTEM;
+  if (map.kind === 'to-vocabulary') return reverse ? OMOP_CONCEPT_SYSTEM : map.system;
+  return reverse ? (systemForVocabulary(map.vocabulary.vocabulary_id) ?? OMOP_CONCEPT_SYSTEM) : OMOP_CONCEPT_SYSTEM;
+}
+
 /** The IG administrative maps of a (canonical) administrative system, default first. */
 export function administrativeMapsOf(system: string): TranslationMap[] {
   return administrativeConceptMapIds(system).map((conceptMapId) => {

@@ -1,7 +1,7 @@
 /**
  * ConceptMap/$translate as domain logic (fhir-and-omop-notes.md §3.6, §4): which codes a code
  * translates to, or (reverse) which codes translate to it, through the maps of ./translation-maps.ts.
- * Results are plain TypeScript; src/http/fhir/conceptmap-translate.ts writes them for a FHIR version.
+ * Results are plain TypeScript; src/http/fhir/operations/conceptmap-translate.ts writes them for a FHIR version.
  *
  * Forward, per source coding:
  * - an administrative code (gender, encounter class, …) → the OMOP concepts of the IG maps of its

@@ -1,6 +1,6 @@
 /**
  * ConceptMap/$translate (GET and POST) at the FHIR edge: reads the parameters of the path's FHIR
- * version into a TranslationRequest (../../services/terminology/translation.ts) and writes the
+ * version into a TranslationRequest (src/services/terminology/translation.ts) and writes the
  * result back in that version's words (fhir-and-omop-notes.md §3.6, §3.8).
  *
  *                      R4 / R4B                                     R5 / R6
@@ -16,16 +16,16 @@
  * on every version.
  */
 import type { FastifyInstance } from 'fastify';
-import { ServiceError, notFound, validationError } from '../../services/errors.js';
-import type { ConceptMapRelationship } from '../../services/fhir/administrative-concept-maps.js';
-import { nearestKnownSystem, OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../services/fhir/code-system-uris.js';
-import { terminologySystem, type TerminologySystem } from '../../services/terminology/code-system-concept.js';
-import { parseImplicitValueSetUrl } from '../../services/terminology/implicit-value-set-url.js';
-import { translate, type TranslatedCoding, type TranslationCoding, type TranslationMatch, type TranslationRequest, type TranslationResult } from '../../services/terminology/translation.js';
-import { KNOWN_MAP_URLS, translationMapOfUrl, type TranslationMap } from '../../services/terminology/translation-maps.js';
-import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext, type FhirVersion } from './fhir-operation.js';
-import { parametersResource, type FhirCoding, type FhirParameter } from './fhir-resources.js';
-import type { OperationParameters } from './operation-parameters.js';
+import { ServiceError, notFound, validationError } from '../../../services/errors.js';
+import type { ConceptMapRelationship } from '../../../services/fhir/administrative-concept-maps.js';
+import { nearestKnownSystem } from '../../../services/fhir/code-system-uris.js';
+import { terminologySystem, type TerminologySystem } from '../../../services/terminology/code-system-concept.js';
+import { parseImplicitValueSetUrl } from '../../../services/terminology/implicit-value-set-url.js';
+import { translate, type TranslatedCoding, type TranslationCoding, type TranslationMatch, type TranslationRequest, type TranslationResult } from '../../../services/terminology/translation.js';
+import { answerSystemOfMap, KNOWN_MAP_URLS, translationMapOfUrl, type TranslationMap } from '../../../services/terminology/translation-maps.js';
+import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext, type FhirVersion } from '../fhir-operation.js';
+import { parametersResource, type FhirCoding, type FhirParameter } from '../fhir-resources.js';
+import type { OperationParameters } from '../operation-parameters.js';
 
 /** R5 relationship → R4 equivalence (fhir-and-omop-notes.md §3.8). */
 const R4_EQUIVALENCE: Record<ConceptMapRelationship, string> = {
@@ -114,13 +114,6 @@ function answerSystemOf(params: OperationParameters, systemNames: readonly strin
     throw validationError(`Parameters '${name}' and '${firstPresent(params, scopeNames)}' name different code systems.`, { parameters: [name, firstPresent(params, scopeNames)] });
   }
   return fromSystem ?? fromScope;
-}
-
-/** The system a map's answers are in, for the direction asked. */
-function answerSystemOfMap(map: TranslationMap, reverse: boolean): string {
-  if (map.kind === 'administrative') return reverse ? map.system : OMOP_CONCEPT_SYSTEM;
-  if (map.kind === 'to-vocabulary') return reverse ? OMOP_CONCEPT_SYSTEM : map.system;
-  return reverse ? (systemForVocabulary(map.vocabulary.vocabulary_id) ?? OMOP_CONCEPT_SYSTEM) : OMOP_CONCEPT_SYSTEM;
 }
 
 function namedMap(ctx: FhirOperationContext, reverse: boolean, answer: TerminologySystem | undefined): TranslationMap | undefined {

@@ -12,12 +12,12 @@
  * running totals of the walk, this page included.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound, validationError } from '../../services/errors.js';
-import { diffCodeSystem } from '../../services/terminology/code-system-diff.js';
-import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../services/terminology/release-diff.js';
-import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
-import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
-import { parametersResource, type FhirParameter } from './fhir-resources.js';
+import { notFound, validationError } from '../../../services/errors.js';
+import { diffCodeSystem } from '../../../services/terminology/code-system-diff.js';
+import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
+import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
+import { parametersResource, type FhirParameter } from '../fhir-resources.js';
 
 /** The loaded releases, earliest vocabulary date first. */
 function releasesByDate(registry: ReleaseRegistry): OpenRelease[] {

@@ -10,7 +10,7 @@
  * searches and is a 403 forbidden when read.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound, validationError } from '../../services/errors.js';
+import { notFound, validationError } from '../../../services/errors.js';
 import {
   codeSystemCatalog,
   omopCodeSystem,
@@ -18,12 +18,12 @@ import {
   searchCodeSystems,
   vocabularyCodeSystemById,
   type CatalogCodeSystem,
-} from '../../services/terminology/code-system-catalog.js';
-import { RELEASE_LABEL_PATTERN } from '../../store/release-manifest.js';
-import { normaliseReleaseSelector, type ReleaseRegistry } from '../../store/release-registry.js';
-import type { ReleaseStore } from '../../store/release-store.js';
-import { fhirBase, searchsetBundle } from './fhir-resources.js';
-import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
+} from '../../../services/terminology/code-system-catalog.js';
+import { RELEASE_LABEL_PATTERN } from '../../../store/release-manifest.js';
+import { normaliseReleaseSelector, type ReleaseRegistry } from '../../../store/release-registry.js';
+import type { ReleaseStore } from '../../../store/release-store.js';
+import { fhirBase, searchsetBundle } from '../fhir-resources.js';
+import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 
 /** `_summary` values of a search: `count` answers the total alone; the others change nothing (resources are summaries already). */
 const SUMMARY_VALUES = ['true', 'false', 'data', 'text', 'count'];

@@ -7,11 +7,11 @@
  * later dropped that part. `subproperty` is not supported (400).
  */
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../services/errors.js';
-import { MATCH_LIMIT, findMatches, type ConceptMatch, type FindMatchesProperty } from '../../services/terminology/find-matches.js';
-import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from './fhir-operation.js';
-import { parametersResource, type FhirParameter } from './fhir-resources.js';
-import type { OperationParameters } from './operation-parameters.js';
+import { validationError } from '../../../services/errors.js';
+import { MATCH_LIMIT, findMatches, type ConceptMatch, type FindMatchesProperty } from '../../../services/terminology/find-matches.js';
+import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from '../fhir-operation.js';
+import { parametersResource, type FhirParameter } from '../fhir-resources.js';
+import type { OperationParameters } from '../operation-parameters.js';
 
 function requestedProperty(part: OperationParameters): FindMatchesProperty {
   if (part.has('subproperty')) throw validationError("Parameter 'property': 'subproperty' is not supported.", { parameter: 'property' });

@@ -6,15 +6,15 @@
  * The resources, interactions and operations listed are the ones registered (fhirCapabilities).
  */
 import type { FastifyInstance } from 'fastify';
-import { validationError } from '../../services/errors.js';
-import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../services/fhir/code-system-uris.js';
-import { VERSION } from '../../version.js';
-import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext } from './fhir-operation.js';
-import { parametersResource } from './fhir-resources.js';
+import { validationError } from '../../../services/errors.js';
+import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../../services/fhir/code-system-uris.js';
+import { VERSION } from '../../../version.js';
+import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
+import { parametersResource } from '../fhir-resources.js';
 
 /**
  * Resource types with the interactions and operations served for each, read from the registered
- * FHIR interactions (./fhir-operation.ts), so the statement cannot drift from what is served:
+ * FHIR interactions (../fhir-operation.ts), so the statement cannot drift from what is served:
  * `/CodeSystem` → search-type, `/CodeSystem/:id` → read, `/CodeSystem/$lookup` → operation lookup.
  */
 export function fhirCapabilities(app: FastifyInstance): Record<string, { interactions: string[]; operations: string[] }> {
@@ -49,7 +49,7 @@ function capabilityStatement(ctx: FhirOperationContext): object {
       {
         mode: 'server',
         security: { description: 'Authorization: Bearer <API key> on every request.' },
-        // POST /fhir/{v} with a batch Bundle of GET entries (./batch-bundle.ts).
+        // POST /fhir/{v} with a batch Bundle of GET entries (./batch.ts).
         interaction: [{ code: 'batch' }],
         resource: Object.entries(fhirCapabilities(ctx.request.server)).map(([type, cap]) => ({
           type,

@@ -8,17 +8,17 @@
  * Limits ("a batch counts as one call", README Limits): the batch passes the gate once (one token of
  * the key's rate, one call of its monthly quota). Its entries do not go back through the gate (an
  * injected request would be metered again); each runs the handler of the FHIR interaction its URL
- * names (./fhir-operation.ts registeredFhirOperations) with the batch's caller, so licences apply per
+ * names (../fhir-operation.ts registeredFhirOperations) with the batch's caller, so licences apply per
  * entry exactly as they would to the same GET, and with the batch's release unless the entry's URL
  * says `vocab_release`. Only GET entries run; any other method is an entry-level 405.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ServiceError, validationError } from '../../services/errors.js';
-import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
-import { issueTypeFor, operationOutcome } from '../plumbing/operation-outcome.js';
-import { sendResource } from './fhir-format.js';
+import { ServiceError, validationError } from '../../../services/errors.js';
+import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { issueTypeFor, operationOutcome } from '../../plumbing/operation-outcome.js';
+import { sendResource } from '../fhir-format.js';
 import {
   FHIR_VERSIONS,
   FhirQuery,
@@ -26,8 +26,8 @@ import {
   registeredFhirOperations,
   type FhirOperationSpec,
   type FhirVersion,
-} from './fhir-operation.js';
-import { OperationParameters } from './operation-parameters.js';
+} from '../fhir-operation.js';
+import { OperationParameters } from '../operation-parameters.js';
 
 /** Entries one batch may hold (the same bound as the REST batch endpoints). */
 export const MAX_BATCH_ENTRIES = 100;

@@ -1,0 +1,77 @@
+/**
+ * CodeSystem/$lookup (E13), GET and POST on every FHIR version: reads `system`, `code` (or `coding`),
+ * `version` and `property`, looks the code up with src/services/terminology/code-system-lookup.ts and
+ * writes the Parameters answer. r5/r6 also return the looked-up `code` and `system` (R5 outputs; R4
+ * has neither), and property dates are `valueDate`, as in the HL7 OMOP $lookup fixtures.
+ */
+import type { FastifyInstance } from 'fastify';
+import { lookupConcept, type ConceptLookup, type LookupPropertyValue } from '../../../services/terminology/code-system-lookup.js';
+import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from '../fhir-operation.js';
+import { parametersResource, type FhirParameter } from '../fhir-resources.js';
+import { requiredParameter as required } from '../operation-parameters.js';
+
+const PREFERRED_FOR_LANGUAGE = {
+  system: 'http://terminology.hl7.org/CodeSystem/hl7TermMaintInfra',
+  code: 'preferredForLanguage',
+  display: 'Preferred For Language',
+};
+
+function propertyValue(value: LookupPropertyValue): Record<string, unknown> {
+  switch (value.type) {
+    case 'code':
+      return { valueCode: value.value };
+    case 'string':
+      return { valueString: value.value };
+    case 'boolean':
+      return { valueBoolean: value.value };
+    case 'date':
+      return { valueDate: value.value };
+    case 'coding':
+      return { valueCoding: value.value };
+  }
+}
+
+function lookupParameters(lookup: ConceptLookup, ctx: FhirOperationContext): FhirParameter[] {
+  const out: FhirParameter[] = [
+    { name: 'name', valueString: lookup.name },
+    { name: 'version', valueString: lookup.version },
+    { name: 'display', valueString: lookup.display },
+  ];
+  if (usesR5Terminology(ctx.version)) out.push({ name: 'code', valueCode: lookup.code }, { name: 'system', valueUri: lookup.system });
+  for (const d of lookup.designations) {
+    const part: FhirParameter[] = [];
+    if (d.language) part.push({ name: 'language', valueCode: d.language });
+    if (d.preferred) part.push({ name: 'use', valueCoding: PREFERRED_FOR_LANGUAGE });
+    part.push({ name: 'value', valueString: d.value });
+    out.push({ name: 'designation', part });
+  }
+  for (const p of lookup.properties) {
+    out.push({ name: 'property', part: [{ name: 'code', valueCode: p.code }, { name: 'value', ...propertyValue(p.value) }] });
+  }
+  return out;
+}
+
+function lookup(ctx: FhirOperationContext): object {
+  const coding = ctx.params.coding('coding');
+  const code = required(ctx.params.get('code') ?? coding?.code, "Parameter 'code' (or 'coding' with a code) is required.", 'code');
+  const system = required(ctx.params.get('system') ?? coding?.system, "Parameter 'system' (or 'coding' with a system) is required.", 'system');
+  const version = ctx.params.get('version') ?? coding?.version;
+  const result = lookupConcept(ctx.store, ctx.policy, fhirCodeSystemVersion(ctx.store), {
+    system,
+    code,
+    ...(version !== undefined ? { version } : {}),
+    properties: ctx.params.all('property'),
+  });
+  return parametersResource(lookupParameters(result, ctx));
+}
+
+export function registerLookupOperation(app: FastifyInstance): void {
+  registerFhirOperation(app, {
+    methods: ['GET', 'POST'],
+    path: '/CodeSystem/$lookup',
+    summary: 'Look up a code (E13)',
+    description:
+      "Everything known about one code: `system` (the OMOP system https://fhir-terminology.ohdsi.org, codes = concept_ids, or a vocabulary's URI, codes = concept_codes) and `code`, or `coding`; `version` (the release's YYYYMMDD); `property` (repeatable) selects properties (default all): concept-class-id, domain-id, vocabulary-id, standard-concept, inactive, valid-start-date, valid-end-date, invalid-reason, source-concept-code, the class/domain/vocabulary concept ids, and relationship ids such as `Maps to` or `Is a`. Unknown system, version or code: 404 not-found.",
+    handler: lookup,
+  });
+}
