@@ -11,7 +11,7 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir, writeMinimalAthenaDir } from '../loader/loader-fixtures.js';
 
-/** The naming rule, written out independently of the code: README "Command line". */
+/** The naming rule, written out independently of the code: docs/operations.md "Command line". */
 function expectedEnvName(command: Command, option: Option): string {
   const name = option.long!.replace(/^--/, '').toUpperCase().replace(/-/g, '_');
   if (option.long === '--data-dir') return 'OMOPTERM_DATA_DIR';
@@ -24,7 +24,7 @@ const program = buildProgram();
 const subcommands = commandTree(program).filter((c) => c !== program);
 const optionsOf = (command: Command) => command.options.map((option) => [commandPath(command), option.long!, command, option] as const);
 
-describe('environment variables (README "Command line")', () => {
+describe('environment variables (docs/operations.md "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(
       ['clients', 'clients create', 'clients list', 'clients revoke', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
