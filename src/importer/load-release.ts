@@ -32,7 +32,7 @@ import { LoadError, throwIfAborted } from './load-error.js';
 import { formatLoadSummary } from './load-summary.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
 import { releaseDateFromVersion } from './release-date.js';
-import { releaseLabelProblem } from './release-label.js';
+import { demoReleaseLabelProblem, releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
 import { importTable, type ReferenceIds } from './table-import.js';
 import { TABLE_IMPORTS } from './tables/index.js';
@@ -43,8 +43,10 @@ export interface LoadReleaseOptions {
   sourceDir: string;
   /** Data directory (default: OMOPTERM_DATA_DIR, then ./omopterm-data). */
   dataDir?: string;
-  /** Release label, YYYY.Q with Q 1–4 (e.g. 2025.2; see release-label.ts). */
+  /** Release label, YYYY.Q with Q 1–4 (e.g. 2025.2; see release-label.ts), or `demo` when `demo` is set. */
   label: string;
+  /** The bundled demo vocabulary is being loaded (`omopterm demo`): the label must be `demo`, which is refused otherwise. */
+  demo?: boolean;
   /** Make this the default release (the first release loaded becomes the default anyway). */
   makeDefault?: boolean;
   /** Replace an already loaded build of the same label (otherwise loading it again fails). */
@@ -100,7 +102,7 @@ const STAGING_SCHEMA = 'staging';
 export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResult> {
   const started = Date.now();
   const label = options.label;
-  const labelProblem = releaseLabelProblem(label);
+  const labelProblem = options.demo ? demoReleaseLabelProblem(label) : releaseLabelProblem(label);
   if (labelProblem !== null) throw new LoadError(labelProblem);
   const dataDir = resolveDataDir(options.dataDir);
   const sourceDir = resolve(options.sourceDir);

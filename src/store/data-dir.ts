@@ -5,7 +5,7 @@
  *     releases/<label>__<build-id>/store.sqlite   one immutable store per loaded build
  *     releases/<label>__<build-id>/manifest.json
  *     releases/.tmp-<label>-<build-id>/             a load in progress (invisible to servers)
- *     default-release                               label of the default release (optional)
+ *     default-release                               label of the default release (optional; load --default, releases default)
  *     state.sqlite                                  API keys and usage (embedded state store)
  *     tls/                                          generated self-signed certificate
  *
@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compareReleaseLabels, RELEASE_LABEL_PATTERN, type ReleaseManifest } from './release-manifest.js';
+import { compareReleaseLabels, isStoredReleaseLabel, type ReleaseManifest } from './release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME } from './schema.js';
 
 export const DEFAULT_DATA_DIR = 'omopterm-data';
@@ -59,7 +59,7 @@ export function listReleaseBuilds(dataDir: string): ReleaseBuild[] {
     if (sep <= 0) continue;
     const label = name.slice(0, sep);
     const buildId = name.slice(sep + 2);
-    if (!RELEASE_LABEL_PATTERN.test(label)) continue;
+    if (!isStoredReleaseLabel(label)) continue;
     const dir = join(root, name);
     const manifestPath = join(dir, MANIFEST_FILE_NAME);
     const storePath = join(dir, STORE_FILE_NAME);
@@ -101,8 +101,8 @@ export function writeDefaultLabel(dataDir: string, label: string): void {
 }
 
 /**
- * The default release: the one marked with `load --default` if it still exists, otherwise the
- * newest label. Null when nothing is loaded.
+ * The default release: the one marked with `load --default` or `releases default` if it still exists,
+ * otherwise the newest label (the demo label counts as oldest). Null when nothing is loaded.
  */
 export function effectiveDefaultLabel(dataDir: string, builds: ReleaseBuild[]): string | null {
   const marked = readDefaultLabel(dataDir);

@@ -96,4 +96,25 @@ describe('ReleaseRegistry', () => {
       registry.close();
     }
   });
+
+  it('serves the demo label beside real ones: older than every real release, selectable in any case, default only when marked', () => {
+    publish('2025.1', 'b1');
+    publish('demo', 'b1');
+    publish('2024.4', 'b1');
+    publish('<script>', 'b1'); // not a label a data directory can hold: ignored
+    const registry = new ReleaseRegistry({ dataDir, openStore: recordingOpener().open, rescanIntervalMs: 0 });
+    try {
+      expect(registry.labels()).toEqual(['demo', '2024.4', '2025.1']);
+      expect(registry.getDefaultLabel()).toBe('2025.1');
+      const demo = registry.select('DEMO');
+      expect(demo.ok && demo.release.label).toBe('demo');
+      writeFileSync(join(dataDir, 'default-release'), 'demo\n');
+      registry.rescan();
+      expect(registry.getDefaultLabel()).toBe('demo');
+      const unnamed = registry.select(undefined);
+      expect(unnamed.ok && unnamed.release.label).toBe('demo');
+    } finally {
+      registry.close();
+    }
+  });
 });
