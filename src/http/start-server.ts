@@ -26,6 +26,8 @@ export interface ServerOptions {
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Where the log lines (JSON) go instead of stdout, at logLevel (default info); tests read the log through it. */
+  logStream?: { write(line: string): void };
   /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
   bulkSearchThreads?: number;
   /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
@@ -100,7 +102,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
-      logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+      logger: options.logStream
+        ? { level: options.logLevel ?? 'info', stream: options.logStream }
+        : options.logLevel && options.logLevel !== 'silent'
+          ? { level: options.logLevel }
+          : false,
       serverFactory: transport.serverFactory,
       clientErrorHandler: transport.clientErrorHandler,
     },

@@ -19,7 +19,7 @@
  * grace period destroyed, so that a slow client cannot hold shutdown.
  */
 import type { FastifyServerOptions } from 'fastify';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { generate } from 'selfsigned';
 import { ServiceError } from '../services/errors.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { writeErrorOnResponse, writeErrorOnSocket } from './raw-error-response.js';
 
 export interface TlsMaterial {
@@ -53,7 +54,7 @@ export async function loadTlsMaterial(dataDir: string, certPath?: string, keyPat
   if (existsSync(generatedCert) && existsSync(generatedKey)) {
     return { cert: readFileSync(generatedCert, 'utf8'), key: readFileSync(generatedKey, 'utf8'), certPath: generatedCert, keyPath: generatedKey, generated: false };
   }
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const notAfter = new Date();
   notAfter.setFullYear(notAfter.getFullYear() + 5);
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {

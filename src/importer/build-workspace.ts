@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDirName, releasesDir, tempBuildDirName } from '../store/data-dir.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { STORE_FILE_NAME } from '../store/schema.js';
 
 const OWNER_FILE = 'owner.json';
@@ -36,7 +37,7 @@ const activeWorkspaces = new Set<string>();
 
 export function createBuildWorkspace(dataDir: string, label: string, buildId: string, supervisorPid?: number): BuildWorkspace {
   const root = releasesDir(dataDir);
-  mkdirSync(root, { recursive: true });
+  makeDirectory(root);
   const dir = join(root, tempBuildDirName(label, buildId));
   mkdirSync(dir);
   activeWorkspaces.add(dir);

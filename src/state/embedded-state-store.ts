@@ -5,8 +5,8 @@
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectory } from '../store/make-directory.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { ACCESS_TOKEN_PREFIX } from './state-store.js';
@@ -81,7 +81,7 @@ export class EmbeddedStateStore implements StateStore {
   constructor(file: string, options: EmbeddedStateStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.buckets = new TokenBuckets(this.now);
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectory(dirname(file));
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');

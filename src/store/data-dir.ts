@@ -12,8 +12,9 @@
  * A build becomes visible by one atomic rename of its finished temp directory. When a label is
  * loaded again (--replace) the newest build wins and older builds of that label are removed.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeDirectory } from './make-directory.js';
 import { compareReleaseLabels, isStoredReleaseLabel, type ReleaseManifest } from './release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME } from './schema.js';
 
@@ -93,7 +94,7 @@ export function readDefaultLabel(dataDir: string): string | null {
 }
 
 export function writeDefaultLabel(dataDir: string, label: string): void {
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   const file = join(dataDir, 'default-release');
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, `${label}\n`);

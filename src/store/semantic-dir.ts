@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newBuildId } from './data-dir.js';
+import { makeDirectory } from './make-directory.js';
 
 export const SEMANTIC_DIR_NAME = 'semantic';
 export const SEMANTIC_ENTRIES_FILE = 'entries.sqlite';
@@ -71,7 +72,7 @@ export function readCurrentEmbedding(buildDir: string): CurrentEmbedding | null 
 /** Creates the temp dir of a new embedding run (and removes temp dirs of dead runs). */
 export function createEmbeddingWorkspace(buildDir: string, embeddingId: string): EmbeddingFiles {
   const root = semanticDir(buildDir);
-  mkdirSync(root, { recursive: true });
+  makeDirectory(root);
   removeStaleEmbeddingWorkspaces(buildDir);
   const dir = join(root, `${TEMP_PREFIX}${embeddingId}`);
   mkdirSync(dir);

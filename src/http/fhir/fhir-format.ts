@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fhir } from 'fhir';
 import { ServiceError } from '../../services/errors.js';
-import { resourceToXml } from './fhir-xml.js';
+import { resourceToXml, xmlWellFormednessError } from './fhir-xml.js';
 
 export const FHIR_JSON_TYPE = 'application/fhir+json; charset=utf-8';
 export const FHIR_XML_TYPE = 'application/fhir+xml; charset=utf-8';
@@ -75,6 +75,9 @@ export function installFhirBodyParsers(app: FastifyInstance): void {
     const refused = outsideFhir(request);
     if (refused) return done(refused, undefined);
     if (body === '') return done(null, undefined);
+    // The fhir library reads a document cut short (`<Parameters><oops`) as an empty resource: check first.
+    const malformed = xmlWellFormednessError(body as string);
+    if (malformed !== null) return done(new ServiceError(400, 'validation_error', `The request body is not well-formed XML: ${malformed}.`), undefined);
     try {
       done(null, xmlReader.xmlToObj(body as string));
     } catch (err) {

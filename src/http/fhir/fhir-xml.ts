@@ -17,10 +17,66 @@
  *
  * Written by hand: no XML library is a dependency of the project (the `fhir` library reads XML with
  * definitions of R4 and writes by them too, dropping R5 elements), and writing is the simple way of
- * the two. Reading XML request bodies stays with the `fhir` library (./fhir-format.ts).
+ * the two. Reading XML request bodies stays with the `fhir` library (./fhir-format.ts), after
+ * xmlWellFormednessError below has checked the document with that library's own parser (sax).
  */
+import { createRequire } from 'node:module';
 
 export const FHIR_NAMESPACE = 'http://hl7.org/fhir';
+
+/** The parts of a sax parser used here (sax has no type declarations in the project). */
+interface SaxParser {
+  line: number;
+  column: number;
+  onerror: (error: Error) => void;
+  onopentag: () => void;
+  onclosetag: () => void;
+  write(text: string): SaxParser;
+  close(): SaxParser;
+}
+
+/**
+ * sax, the XML parser the `fhir` library reads with (through xml-js), resolved from that library so
+ * that it is the very same parser. xml-js runs it strict but ignores what sax reports at the end of
+ * the document (an unclosed root tag, a document ending inside a tag), so such a body would read as
+ * an empty resource.
+ */
+const sax = createRequire(createRequire(import.meta.url).resolve('fhir'))('sax') as { parser(strict: boolean, options: object): SaxParser };
+
+/**
+ * The first well-formedness error of an XML document, as "<reason> at line L, column C", or null when
+ * it is one well-formed document (one root element, every tag closed, attributes quoted, entities
+ * known). Checked by sax in strict mode, plus what sax does not check: a root element, and only one.
+ */
+export function xmlWellFormednessError(text: string): string | null {
+  const parser = sax.parser(true, { position: true });
+  let first: string | null = null;
+  const fail = (reason: string) => {
+    first ??= `${reason.replace(/\.$/, '')} at line ${parser.line + 1}, column ${parser.column}`;
+  };
+  let depth = 0;
+  let roots = 0;
+  parser.onerror = (error) => {
+    fail(error.message.split('\n')[0]!);
+    (parser as unknown as { error: Error | null }).error = null; // go on to the end of the text: the first error is kept
+  };
+  parser.onopentag = () => {
+    if (depth++ === 0 && ++roots === 2) fail('More than one root element');
+  };
+  parser.onclosetag = () => {
+    depth--;
+  };
+  try {
+    parser.write(text);
+    const endLine = parser.line;
+    const endColumn = parser.column;
+    parser.close();
+    if (roots === 0 && first === null) first = `No root element at line ${endLine + 1}, column ${endColumn}`;
+  } catch (err) {
+    fail((err as Error).message.split('\n')[0]!);
+  }
+  return first;
+}
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 const INDENT = '  ';

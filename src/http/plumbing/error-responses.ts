@@ -105,7 +105,12 @@ function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validat
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = toServiceError(error);
-    if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (serviceError.status >= 500) {
+      // A ServiceError is an answer the server chose (503 semantic_unavailable, no release loaded): an
+      // expected condition, one warn line without a stack. Anything else is a failure: error, with the stack.
+      if (error instanceof ServiceError) request.log.warn({ status: serviceError.status, code: serviceError.code }, serviceError.message);
+      else request.log.error({ err: error }, 'request failed');
+    }
     return sendError(request, reply, serviceError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, noSuchEndpoint(request)));

@@ -8,13 +8,20 @@
  *
  * Licence rules: a source the caller may not see is 403 (as its lookup is); a target vocabulary the
  * caller names but may not see is 403; targets in vocabularies the caller may not see are left out
- * and not counted. Athena has no mapping confidence, so none is reported.
+ * and not counted.
+ *
+ * `confidence` (0–1) is the E10 model of src/services/mapping-quality/mapping-confidence.ts, so a
+ * row carries the number the E10 aggregates counted for it: fan-out is the source's valid 'Maps to'
+ * and 'Maps to value' rows in the whole release (as E10 counts them, whatever the caller may see);
+ * relationship ids outside the model ('Mapped from', …) score 0 for relationship kind; a row whose
+ * relationship row is invalid (retired by Athena, outside the model) has confidence 0.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';
+import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, mappingConfidence, nameWords } from '../mapping-quality/mapping-confidence.js';
 
 export const MAPS_TO = 'Maps to';
 export const DEFAULT_MAPPING_RELATIONSHIPS: readonly string[] = [MAPS_TO];
@@ -40,6 +47,8 @@ export interface ConceptMappingRecord extends MappingTargetFields {
   valid_start_date: string;
   valid_end_date: string;
   invalid_reason: 'D' | 'U' | null;
+  /** The E10 mapping confidence of the row, 0–1 (see the file header). */
+  confidence: number;
 }
 
 export interface ConceptMappingsRequest {
@@ -79,7 +88,41 @@ export function visibleTargetFilter(policy: AccessPolicy, targetVocabularyIds: r
   return { targetVocabularyIds, excludedVocabularyIds: policy.hiddenVocabularies(), includeInvalid };
 }
 
-function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {
+/**
+ * At most this many mapping rows of one relationship id are read to count a source's fan-out (no
+ * Athena concept has near this many 'Maps to' rows; beyond it 1/n would change confidence by < 0.0002).
+ */
+const FAN_OUT_READ_LIMIT = 1000;
+
+/** The source's valid 'Maps to' and 'Maps to value' rows whose target is in CONCEPT, as E10 counts them. */
+function validMappingFanOut(store: ReleaseStore, sourceId: number): number {
+  const everyTarget: MappingFilter = { excludedVocabularyIds: [], includeInvalid: true };
+  let n = 0;
+  for (const relationshipId of MAPPING_RELATIONSHIP_IDS) {
+    for (const row of store.mappings.page(sourceId, relationshipId, everyTarget, 0, FAN_OUT_READ_LIMIT)) if (row.invalid_reason === null) n++;
+  }
+  return n;
+}
+
+/** Computes each row's confidence for one source concept (its name words and fan-out read once). */
+function confidenceOf(store: ReleaseStore, source: ConceptRecord): (row: MappingRow) => number {
+  let sourceWords: Set<string> | undefined;
+  let fanOut: number | undefined;
+  return (row) => {
+    if (row.invalid_reason !== null) return 0;
+    const selfMap = row.target.concept_id === source.concept_id;
+    return mappingConfidence({
+      similarity: selfMap ? 1 : diceSimilarity((sourceWords ??= nameWords(source.concept_name)), nameWords(row.target.concept_name)),
+      relationship_id: row.relationship_id,
+      fan_out: (fanOut ??= validMappingFanOut(store, source.concept_id)),
+      target_standard: row.target.standard_concept,
+      target_invalid: row.target.invalid_reason,
+      same_domain: row.target.domain_id === source.domain_id,
+    });
+  };
+}
+
+function toRecord(source: ConceptRecord, row: MappingRow, confidence: number): ConceptMappingRecord {
   return {
     source_concept_id: source.concept_id,
     source_concept_name: source.concept_name,
@@ -88,6 +131,7 @@ function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord 
     valid_start_date: row.valid_start_date,
     valid_end_date: row.valid_end_date,
     invalid_reason: row.invalid_reason,
+    confidence,
   };
 }
 
@@ -97,6 +141,7 @@ export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, reque
   const filter = visibleTargetFilter(policy, request.targetVocabularyIds, request.includeInvalid);
   const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
   const counts = relationshipIds.map((relationshipId) => store.mappings.count(source.concept_id, relationshipId, filter));
+  const confidence = confidenceOf(store, source);
   const mappings: ConceptMappingRecord[] = [];
   let skip = request.offset;
   relationshipIds.forEach((relationshipId, i) => {
@@ -107,7 +152,7 @@ export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, reque
     }
     const wanted = request.limit - mappings.length;
     if (wanted <= 0) return;
-    for (const row of store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row));
+    for (const row of store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row, confidence(row)));
     skip = 0;
   });
   return { mappings, source_concept: source, total_mappings: counts.reduce((sum, n) => sum + n, 0) };

@@ -43,6 +43,10 @@ interface ReleaseCounts {
   change_from_previous: number | null;
 }
 
+/** Athena's language concept of English (concept names are English); its name when the release lacks the concept. */
+const ENGLISH_LANGUAGE_CONCEPT_ID = 4180186;
+const ENGLISH_LANGUAGE_NAME = 'English language';
+
 const EMPTY_TALLIES: VocabularyTallies = {
   concept_count: 0,
   hierarchy_concepts: 0,
@@ -112,7 +116,15 @@ export function vocabularyStatistics(
   if (unnamedLanguages.length) {
     notes.push(`Language concepts ${unnamedLanguages.join(', ')} are not in this release's CONCEPT table: they are listed by id.`);
   }
-  if (languages.length === 0) notes.push(`No synonym of ${vocabularyId} carries a language: supported_languages is empty and primary_language null.`);
+  // primary_language is a string for every vocabulary: the language with the most synonyms (ties: the
+  // lower language_concept_id); with no synonym language, the language of the concept names, which
+  // Athena publishes in English for every vocabulary (translations are CONCEPT_SYNONYM rows).
+  const primaryLanguage = languages.length
+    ? (languageName(languages[0]!.language_concept_id) ?? String(languages[0]!.language_concept_id))
+    : (languageName(ENGLISH_LANGUAGE_CONCEPT_ID) ?? ENGLISH_LANGUAGE_NAME);
+  if (languages.length === 0) {
+    notes.push(`No synonym of ${vocabularyId} carries a language: supported_languages is empty and primary_language is that of the concept names (English).`);
+  }
 
   const data: Record<string, unknown> = {
     vocabulary_id: vocabulary.vocabulary_id,
@@ -194,7 +206,7 @@ export function vocabularyStatistics(
   }
   data.language_statistics = {
     supported_languages: languages.map((l) => languageName(l.language_concept_id) ?? String(l.language_concept_id)),
-    primary_language: languages.length ? (languageName(languages[0]!.language_concept_id) ?? String(languages[0]!.language_concept_id)) : null,
+    primary_language: primaryLanguage,
     multilingual_concepts: tallies.multilingual_concepts,
     concepts_with_synonyms: tallies.synonym_concepts,
     languages: languages.map((l) => ({

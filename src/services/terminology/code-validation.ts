@@ -23,7 +23,16 @@ export interface CodingInput {
   version?: string;
   code?: string;
   display?: string;
+  /** The request's `displayLanguage` (a BCP-47 code), named in a wrong-display message. */
+  displayLanguage?: string;
 }
+
+/**
+ * What a wrong-display message names as its language(s) when the request gave none: '--', as
+ * tx.fhir.org writes it and the HL7 OMOP conformance fixtures (omop-validate-bad-display-*.json)
+ * expect it word for word.
+ */
+const NO_DISPLAY_LANGUAGE = '--';
 
 export type ValidationIssueType = 'code-invalid' | 'invalid' | 'not-found';
 
@@ -71,7 +80,15 @@ export function codeableConceptPaths(index: number): CodingPaths {
 
 const normalisedDisplay = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
-function displayIssue(store: ReleaseStore, concept: ConceptRecord, system: string, code: string, display: string, path: string): ValidationIssue | undefined {
+function displayIssue(
+  store: ReleaseStore,
+  concept: ConceptRecord,
+  system: string,
+  code: string,
+  display: string,
+  displayLanguage: string | undefined,
+  path: string,
+): ValidationIssue | undefined {
   const valid = [concept.concept_name, ...store.concepts.synonyms(concept.concept_id).map((s) => s.concept_synonym_name)];
   const wanted = normalisedDisplay(display);
   if (valid.some((v) => normalisedDisplay(v) === wanted)) return undefined;
@@ -82,7 +99,7 @@ function displayIssue(store: ReleaseStore, concept: ConceptRecord, system: strin
     type: 'invalid',
     txIssueType: 'invalid-display',
     messageId: 'Display_Name_for__should_be_one_of__instead_of',
-    text: `Wrong Display Name '${display}' for ${system}#${code}. ${validText} (for the language(s) '--')`,
+    text: `Wrong Display Name '${display}' for ${system}#${code}. ${validText} (for the language(s) '${displayLanguage ?? NO_DISPLAY_LANGUAGE}')`,
     path,
   };
 }
@@ -136,7 +153,7 @@ export function validateCoding(
   }
   policy.assertVisible(concept.vocabulary_id);
   const code = codeOfConcept(codeSystem, concept);
-  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.canonical, code, coding.display, paths.display);
+  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.canonical, code, coding.display, coding.displayLanguage, paths.display);
   return { result: !issue, system: codeSystem.canonical, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
 }
 
