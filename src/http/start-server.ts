@@ -1,6 +1,6 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
-import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';

@@ -2,7 +2,7 @@
  * What keyword search needs from a release store (E4 and its siblings). The search service
  * (src/services/search) owns the ranking; a store only answers these narrow questions quickly.
  *
- * Vocabulary of this interface (defined in src/services/search/ranking.ts):
+ * Vocabulary of this interface (defined in src/search-model/ranking.ts):
  * - a concept's *rank* is `band × 2^26 + ord`: its band (evidence class × core domain) and its
  *   query-independent static ordinal (length bucket, vocabulary authority, name length, concept_id);
  * - an *indexed tier* is one of the text tiers the full-text index answers; the store returns each

@@ -17,7 +17,7 @@
  * SNOMED CT edition URIs, and OIDs as `urn:oid:` or bare. An unknown system gets, for its error,
  * the nearest known canonical URI by edit distance.
  */
-import { typoDistance } from '../semantic/lexicon/typo-matching.js';
+import { typoDistance } from '../../search-model/semantic/lexicon/typo-matching.js';
 import { ADMINISTRATIVE_CODE_SYSTEMS } from './administrative-concept-maps.js';
 
 /** The OMOP concept system (THO NamingSystem OMOP): the code is an OMOP concept_id. */

@@ -20,10 +20,9 @@ import {
   roundConfidence,
   WEAK_SIGNAL_DESCRIPTIONS,
   weakSignals,
-  type QualityBand,
-  type WeakSignal,
-} from './mapping-confidence.js';
-import { emptyPairAggregate, HIGH_SIMILARITY, type ConfidenceTally, type MappingExample, type PairQualityAggregate } from './quality-aggregate.js';
+} from '../../mapping-model/mapping-confidence.js';
+import { emptyPairAggregate, HIGH_SIMILARITY } from '../../mapping-model/quality-aggregate.js';
+import type { ConfidenceTally, MappingExample, PairQualityAggregate, QualityBand, WeakSignal } from '../../store/mapping-quality-records.js';
 
 export interface QualityReportOptions {
   include_outliers?: boolean;

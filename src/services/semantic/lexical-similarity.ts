@@ -13,7 +13,7 @@
  * (./lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
  */
 
-import { tokenize } from '../search/text-normalization.js';
+import { tokenize } from '../../search-model/text-normalization.js';
 import {
   addFeature,
   addWordTrigrams,
@@ -22,8 +22,8 @@ import {
   type IdfSource,
   type SparseFeatures,
   type WordWeights,
-} from './lexicon/sparse-features.js';
-import { typoTolerantWordDot } from './lexicon/typo-matching.js';
+} from '../../search-model/semantic/lexicon/sparse-features.js';
+import { typoTolerantWordDot } from '../../search-model/semantic/lexicon/typo-matching.js';
 
 /** Share of the word cosine in the score (the rest is the trigram cosine). */
 export const WORD_SHARE = 0.5;

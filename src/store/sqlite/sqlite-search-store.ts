@@ -4,11 +4,11 @@
  *   ./search/exact-lookups.ts    rule-1 identifiers, exact names and synonyms (batched)
  *   ./search/word-dictionary.ts  word bands and expansions (prefix, substring)
  *   ./search/text-streams.ts     per-band tier streams, union counts, textual-match checks
- *   ./search/fts-expressions.ts  tier plans (src/services/search/tier-plan.ts) as FTS5 queries
+ *   ./search/fts-expressions.ts  tier plans (src/search-model/tier-plan.ts) as FTS5 queries
  * and answers the few lookups by rank and by concept itself.
  */
 import type Database from 'better-sqlite3';
-import { TierPlanner } from '../../services/search/tier-plan.js';
+import { TierPlanner } from '../../search-model/tier-plan.js';
 import type { ConceptRecord, SynonymRecord } from '../records.js';
 import type {
   BrowseRequest,

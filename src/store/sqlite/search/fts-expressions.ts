@@ -1,10 +1,10 @@
 /**
  * FTS5 query text for the per-band full-text tables (columns name, syn, tags): a tier plan of
- * src/services/search/tier-plan.ts, the request filters as tag clauses, the disjoint parts a
+ * src/search-model/tier-plan.ts, the request filters as tag clauses, the disjoint parts a
  * union is counted in, and tag-only queries (SearchStore.tagMatches).
  */
 import type { IndexFilter, TagQuery, TagSet, TextPhrasing } from '../../search-store.js';
-import type { TextMatch, TierPlan, TierPlanner, WordTerm } from '../../../services/search/tier-plan.js';
+import type { TextMatch, TierPlan, TierPlanner, WordTerm } from '../../../search-model/tier-plan.js';
 import { classTag, domainTag, standardTag, vocabularyTag } from './search-index-layout.js';
 
 /** Totals of queries with up to this many required words are counted as disjoint parts (see unionCountExpressions). */

@@ -1,12 +1,12 @@
 /**
  * The full-text side of the SQLite search store: one band's stream of one tier (its concepts in ord
  * order, read page by page), per-band union counts, textual-match checks, and tag-only reads. Expressions come from
- * the tier plan (src/services/search/tier-plan.ts) through ./fts-expressions.ts; counts and small
+ * the tier plan (src/search-model/tier-plan.ts) through ./fts-expressions.ts; counts and small
  * streams are cached for the life of the connection (a published store never changes).
  */
 import { LruCache } from '../../../lru-cache.js';
-import { ORD_SPAN } from '../../../services/search/ranking.js';
-import type { TierPlanner } from '../../../services/search/tier-plan.js';
+import { ORD_SPAN } from '../../../search-model/ranking.js';
+import type { TierPlanner } from '../../../search-model/tier-plan.js';
 import type { IndexFilter, TagQuery, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
 import { filterExpression, tagQueryExpression, tierExpression, unionCountExpressions } from './fts-expressions.js';
 import { textTableName, wordCountKey } from './search-index-layout.js';

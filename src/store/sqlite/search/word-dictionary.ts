@@ -1,10 +1,10 @@
 /**
  * The word dictionary of a search index (tables search_word and search_word_trigram): the bands a
  * word occurs in, and the indexed words that start with or contain a word part (the expansions of
- * E4 matching rule 2; src/services/search/tier-plan.ts decides where they apply).
+ * E4 matching rule 2; src/search-model/tier-plan.ts decides where they apply).
  */
 import { LruCache } from '../../../lru-cache.js';
-import { MIN_FRAGMENT_LENGTH, type WordAlternative, type WordDictionary } from '../../../services/search/tier-plan.js';
+import { MIN_FRAGMENT_LENGTH, type WordAlternative, type WordDictionary } from '../../../search-model/tier-plan.js';
 import { quoteFtsToken } from './fts-expressions.js';
 import type { StatementCache } from './statements.js';
 

@@ -25,8 +25,8 @@
  * table with ablations is in the README (The built-in provider).
  */
 
-import { contentTokens } from '../../search/stop-words.js';
-import { tokenize } from '../../search/text-normalization.js';
+import { contentTokens } from '../../stop-words.js';
+import { tokenize } from '../../text-normalization.js';
 import type { ReleaseLexicon } from './release-lexicon.js';
 import { GLOVE_INT8_SCALE } from './glove-vectors.js';
 import { addFeature, addWordTrigrams, featureDot, normalizeFeatures, type SparseFeatures, type WordWeights } from './sparse-features.js';

@@ -24,8 +24,8 @@
  * (lossy counting: a pairing that matters repeats, and is seen again).
  */
 
-import { STOP_WORDS } from '../../search/stop-words.js';
-import { tokenize } from '../../search/text-normalization.js';
+import { STOP_WORDS } from '../../stop-words.js';
+import { tokenize } from '../../text-normalization.js';
 
 /** One-sided word sets larger than this on either side are skipped: too many chance pairings. */
 export const MAX_ONE_SIDED_WORDS = 3;

@@ -22,8 +22,9 @@
  * bands"): excellent ≥ 0.9, good 0.7 to < 0.9, moderate 0.5 to < 0.7, poor < 0.5; "high quality"
  * (high_quality_percentage) is a confidence above 0.8.
  */
-import { contentTokens } from '../search/stop-words.js';
-import { tokenize } from '../search/text-normalization.js';
+import { contentTokens } from '../search-model/stop-words.js';
+import { tokenize } from '../search-model/text-normalization.js';
+import type { MappingSignals, QualityBand, WeakSignal } from '../store/mapping-quality-records.js';
 
 export const CONFIDENCE_WEIGHTS = {
   name_similarity: 0.3,
@@ -47,8 +48,6 @@ export const CONFIDENCE_SCALE = 10 ** CONFIDENCE_DECIMALS;
 export const BAND_THRESHOLDS = { excellent: 0.9, good: 0.7, moderate: 0.5 } as const;
 export const HIGH_QUALITY_THRESHOLD = 0.8;
 
-export type QualityBand = 'excellent' | 'good' | 'moderate' | 'poor';
-
 export const CONFIDENCE_CALCULATION_METHOD =
   'omopterm heuristic v1 (Athena publishes no mapping confidence). Per valid mapping row: ' +
   `${CONFIDENCE_WEIGHTS.name_similarity} × name similarity (token Dice coefficient of source and target content words; 1 for a self-map) + ` +
@@ -71,18 +70,6 @@ export function diceSimilarity(a: ReadonlySet<string>, b: ReadonlySet<string>): 
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   for (const word of small) if (large.has(word)) shared++;
   return (2 * shared) / (a.size + b.size);
-}
-
-/** What the model reads about one mapping row. */
-export interface MappingSignals {
-  /** Name similarity in [0, 1] (see diceSimilarity; 1 for a self-map). */
-  similarity: number;
-  relationship_id: string;
-  /** Number of valid mapping rows of the source concept (≥ 1). */
-  fan_out: number;
-  target_standard: string | null;
-  target_invalid: string | null;
-  same_domain: boolean;
 }
 
 export function targetStatusScore(standard: string | null, invalidReason: string | null): number {
@@ -113,15 +100,6 @@ export function qualityBand(confidence: number): QualityBand {
   if (confidence >= BAND_THRESHOLDS.moderate) return 'moderate';
   return 'poor';
 }
-
-/** The signals a mapping can fall short on (outlier reports and patterns). */
-export type WeakSignal =
-  | 'low_name_similarity'
-  | 'partial_relationship'
-  | 'one_to_many'
-  | 'invalid_target'
-  | 'non_standard_target'
-  | 'domain_mismatch';
 
 /** Below this name similarity, a mapping's names are said to share few words. */
 export const LOW_SIMILARITY = 0.3;

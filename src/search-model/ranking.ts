@@ -27,7 +27,7 @@
  * each concept in the partition ("band") of its evidence class and core/non-core domain. A search
  * then walks each band's full-text index in ord order and stops after one page.
  */
-import { authorityRank } from '../vocabularies/vocabulary-catalog.js';
+import { authorityRank } from './vocabulary-authority.js';
 
 export const CORE_DOMAINS: ReadonlySet<string> = new Set(['Condition', 'Drug', 'Procedure', 'Measurement', 'Device']);
 

@@ -2,7 +2,7 @@
  * Per vocabulary pair (source vocabulary → target vocabulary), everything the mapping quality report
  * (E10) is made from, accumulated in one pass over the mapping rows. The loader builds these once
  * per release (src/importer/mapping-quality-summary.ts) and stores them; requests only format them
- * (./quality-report.ts). Pure: no SQL, no HTTP.
+ * (src/services/mapping-quality/quality-report.ts). Pure: no SQL, no HTTP.
  *
  * Confidences are rounded to 4 decimals, so the exact distribution fits in a sparse count per value
  * (at most 10,001 entries): medians, percentiles, histograms and moments are exact, not sampled.
@@ -14,10 +14,16 @@ import {
   mappingConfidence,
   qualityBand,
   weakSignals,
-  type MappingSignals,
-  type QualityBand,
-  type WeakSignal,
 } from './mapping-confidence.js';
+import type {
+  BandCounts,
+  ConfidenceTally,
+  MappingExample,
+  MappingSignals,
+  PairQualityAggregate,
+  QualityBand,
+  WeakSignal,
+} from '../store/mapping-quality-records.js';
 
 /** Lowest and highest rows kept per pair for the outlier section. */
 export const OUTLIER_LIMIT = 20;
@@ -25,56 +31,6 @@ export const OUTLIER_LIMIT = 20;
 export const HIGH_SIMILARITY = 0.8;
 
 const SCALE = CONFIDENCE_SCALE;
-
-export type BandCounts = Record<QualityBand, number>;
-
-export interface ConfidenceTally {
-  total: number;
-  confidence_sum: number;
-  bands: BandCounts;
-}
-
-/** One mapping row as kept for the outlier section. */
-export interface MappingExample extends MappingSignals {
-  source_concept_id: number;
-  target_concept_id: number;
-  confidence: number;
-}
-
-export interface PairQualityAggregate {
-  source_vocabulary_id: string;
-  target_vocabulary_id: string;
-  total: number;
-  /** [confidence × 10^4, number of rows], ascending. */
-  confidence_counts: Array<[number, number]>;
-  confidence_sum: number;
-  confidence_square_sum: number;
-  similarity_sum: number;
-  similarity_square_sum: number;
-  similarity_confidence_product_sum: number;
-  /** Rows whose normalised name word sets are identical (similarity 1), self-maps included. */
-  identical_names: number;
-  self_maps: number;
-  low_similarity_high_confidence: number;
-  high_similarity_low_confidence: number;
-  by_relationship: Record<string, number>;
-  one_to_one: number;
-  one_to_many: number;
-  target_status: { valid_standard: number; valid_non_standard: number; invalid: number };
-  /** Keyed by the source concept's domain. */
-  by_domain: Record<string, ConfidenceTally>;
-  /** Keyed by the year of the mapping row's valid_start_date. */
-  by_year: Record<string, ConfidenceTally>;
-  /** Keyed by source domain, then year. */
-  by_domain_year: Record<string, Record<string, { total: number; confidence_sum: number }>>;
-  /** How often each weak signal occurs among poor-band rows. */
-  poor_band_signals: Partial<Record<WeakSignal, number>>;
-  domain_mismatches: number;
-  lowest: MappingExample[];
-  highest: MappingExample[];
-  /** First rows (in source concept order) whose source and target domains differ. */
-  domain_mismatch_examples: MappingExample[];
-}
 
 /** One analysed mapping row. */
 export interface MappingRowInput extends MappingSignals {

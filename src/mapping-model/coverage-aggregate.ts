@@ -10,24 +10,9 @@
  * concepts without scanning.
  */
 
+import type { SourceDomainCoverage, TargetDomainCoverage } from '../store/mapping-quality-records.js';
+
 export const UNMAPPED_SAMPLE_LIMIT = 100;
-
-export interface SourceDomainCoverage {
-  source_vocabulary_id: string;
-  domain_id: string;
-  source_concepts: number;
-  /** The first valid concept ids of the source vocabulary in this domain, ascending (unmapped to any vocabulary it never maps to). */
-  first_concepts: number[];
-}
-
-export interface TargetDomainCoverage {
-  source_vocabulary_id: string;
-  domain_id: string;
-  target_vocabulary_id: string;
-  mapped_concepts: number;
-  /** The first valid source concept ids of this domain without a 'Maps to' into the target vocabulary, ascending. */
-  unmapped_concepts: number[];
-}
 
 interface SourceState {
   domains: Map<string, SourceDomainCoverage>;

@@ -9,7 +9,7 @@
  * Functions are captured by what they return for fixed probe inputs, so a changed implementation
  * changes the definition even when no constant changed.
  */
-import { VOCABULARY_AUTHORITY } from '../vocabularies/vocabulary-catalog.js';
+import { VOCABULARY_AUTHORITY } from './vocabulary-authority.js';
 import {
   BAND_COUNT,
   bandOf,

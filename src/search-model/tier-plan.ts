@@ -24,8 +24,8 @@
  * expansions shrink to the few that occur there), and an `unless` part that can match nothing in
  * the band is dropped.
  */
-import type { IndexedTier, TextPhrasing } from '../../store/search-store.js';
-import { LruCache } from '../../lru-cache.js';
+import type { IndexedTier, TextPhrasing } from '../store/search-store.js';
+import { LruCache } from '../lru-cache.js';
 import { BAND_COUNT } from './ranking.js';
 
 /** An indexed word a query word may match, and the bands it occurs in (bit b = band b). */
