@@ -238,17 +238,46 @@ export function nameLength(name: string): number {
 
 const authorityCache = new Map<string, number>();
 
+// The fields of the static sort key, lowest first: concept_id < 2^31 (31 bits), name length clamped
+// below 2048 (11 bits), authority below 64 (6 bits), length bucket < 32 (5 bits) → 53 bits.
+const CONCEPT_ID_SPAN = 2 ** 31;
+const NAME_LENGTH_SPAN = 2048;
+const AUTHORITY_SPAN = 64;
+
 /**
  * The query-independent order (items 4–5 of the sort key above) packed into one number:
- * (length bucket, authority, name length, concept_id).
+ * (length bucket, authority, name length, concept_id). unpackStaticSortKey is its inverse.
  */
 export function staticSortKey(nameLen: number, vocabularyId: string, conceptId: number): number {
-  // bucket < 32 (5 bits), authority < 64 (6 bits), length clamped < 2048 (11 bits), id < 2^31 → 53 bits.
   const bucket = lengthBucket(nameLen);
   let authority = authorityCache.get(vocabularyId);
-  if (authority === undefined) authorityCache.set(vocabularyId, (authority = Math.min(63, authorityRank(vocabularyId))));
-  const len = Math.min(2047, nameLen);
-  return ((bucket * 64 + authority) * 2048 + len) * 2 ** 31 + conceptId;
+  if (authority === undefined) authorityCache.set(vocabularyId, (authority = Math.min(AUTHORITY_SPAN - 1, authorityRank(vocabularyId))));
+  const len = Math.min(NAME_LENGTH_SPAN - 1, nameLen);
+  return ((bucket * AUTHORITY_SPAN + authority) * NAME_LENGTH_SPAN + len) * CONCEPT_ID_SPAN + conceptId;
+}
+
+/** The fields a static sort key was packed from (authority and name length as clamped by staticSortKey). */
+export interface StaticSortFields {
+  lengthBucket: number;
+  authority: number;
+  nameLength: number;
+  conceptId: number;
+}
+
+/** The inverse of staticSortKey. */
+export function unpackStaticSortKey(key: number): StaticSortFields {
+  const high = Math.floor(key / CONCEPT_ID_SPAN);
+  return {
+    lengthBucket: sortKeyLengthBucket(key),
+    authority: Math.floor(high / NAME_LENGTH_SPAN) % AUTHORITY_SPAN,
+    nameLength: high % NAME_LENGTH_SPAN,
+    conceptId: key - high * CONCEPT_ID_SPAN,
+  };
+}
+
+/** The length bucket of a static sort key (unpackStaticSortKey(key).lengthBucket, without the object). */
+export function sortKeyLengthBucket(key: number): number {
+  return Math.floor(key / CONCEPT_ID_SPAN / NAME_LENGTH_SPAN / AUTHORITY_SPAN);
 }
 
 /* ----------------------------------------------------------------------------------------------

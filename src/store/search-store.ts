@@ -8,15 +8,10 @@
  * - an *indexed tier* is one of the text tiers the full-text index answers; the store returns each
  *   tier's concepts minus the concepts of better tiers, in ord order.
  */
+import type { IndexedTier, TextPhrasing } from '../search-model/tier-plan.js';
 import type { ConceptRecord, SynonymRecord } from './records.js';
 
-export type IndexedTier = 'name_phrase' | 'name_words' | 'any_words' | 'name_prefixes' | 'any_prefixes' | 'name_fragments' | 'any_fragments';
-
-/** The words of one phrasing of the query (see QueryPhrasing). */
-export interface TextPhrasing {
-  tokens: readonly string[];
-  requiredTokens: readonly string[];
-}
+export type { IndexedTier, TextPhrasing };
 
 /** A standard_concept filter value: 'S' standard, 'C' classification, 'N' non-standard (null). */
 export type StandardFlag = 'S' | 'C' | 'N';

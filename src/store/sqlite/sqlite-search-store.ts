@@ -2,13 +2,12 @@
  * SQLite implementation of SearchStore over the tables written by src/importer/build-search-index.ts
  * (layout: ./search/search-index-layout.ts). This class only wires the parts together:
  *   ./search/exact-lookups.ts    rule-1 identifiers, exact names and synonyms (batched)
- *   ./search/word-dictionary.ts  word bands and expansions (prefix, substring)
+ *   ./search/word-dictionary.ts  word bands and expansions (prefix, substring), a query's in one band
  *   ./search/text-streams.ts     per-band tier streams, union counts, textual-match checks
  *   ./search/fts-expressions.ts  tier plans (src/search-model/tier-plan.ts) as FTS5 queries
  * and answers the few lookups by rank and by concept itself.
  */
 import type Database from 'better-sqlite3';
-import { TierPlanner } from '../../search-model/tier-plan.js';
 import type { ConceptRecord, SynonymRecord } from '../records.js';
 import type {
   BrowseRequest,
@@ -46,10 +45,9 @@ export class SqliteSearchStore implements SearchStore {
     this.bucketStarts = JSON.parse(meta.get('bucket_starts') ?? '[]') as number[];
     const bandSizes = JSON.parse(meta.get('band_sizes') ?? '[]') as number[];
     const storedCount = db.prepare('SELECT value FROM search_count WHERE key = ?').pluck();
-    const planner = new TierPlanner(new SqliteWordDictionary(this.statements));
     this.text = new SqliteTextIndex(
       this.statements,
-      planner,
+      new SqliteWordDictionary(this.statements),
       bandSizes,
       options.useStoredCounts === false ? undefined : (key) => storedCount.get(key) as number | undefined,
     );
