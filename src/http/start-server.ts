@@ -7,7 +7,7 @@ import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { VERSION } from '../version.js';

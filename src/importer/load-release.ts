@@ -35,7 +35,7 @@ import { releaseDateFromVersion } from './release-date.js';
 import { releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
 import { importTable, type ReferenceIds } from './table-import.js';
-import { TABLE_IMPORTS } from './tables/index.js';
+import { TABLE_IMPORTS } from './table-import-order.js';
 import { TerminalProgress } from './terminal-progress.js';
 
 export interface LoadReleaseOptions {

@@ -1,6 +1,6 @@
 /**
  * The read side of one loaded release. Services depend on these interfaces only; the SQLite
- * implementation lives in ./sqlite, and ./release-store-openers.ts is the one place that chooses
+ * implementation lives in ./sqlite, and ./openers/release-store-openers.ts is the one place that chooses
  * the implementation a server opens releases with.
  *
  * A release store is local, immutable and synchronous: every server node serves its own copy of

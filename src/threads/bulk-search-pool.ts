@@ -6,7 +6,7 @@
  *
  * Thread plumbing lives in src/threads/, outside the services: the services (here bulkSearch) stay
  * plain synchronous functions of a store, and this module decides which thread runs them. Helpers
- * open stores with the implementation named by `storeKind` (src/store/release-store-openers.ts),
+ * open stores with the implementation named by `storeKind` (src/store/openers/release-store-openers.ts),
  * the same one the release registry uses.
  *
  * The hand-over is synchronous: this thread waits for the helpers' answers on a shared flag
@@ -29,7 +29,7 @@ import { bulkSearch, checkBulkBody, type BulkSearchBody, type BulkSearchOutcome 
 import type { AccessPolicy } from '../services/access-policy.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
 import type { OpenRelease } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
 
 /** Each part of a split request has at least this many searches (smaller parts are not worth a hand-over). */
 export const MIN_SEARCHES_PER_PART = 4;

@@ -7,8 +7,8 @@ import { formatEmbedSummary } from '../../importer/embed-summary.js';
 import { LoadInterruptedError } from '../../importer/load-error.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
 import type { EmbeddingProviderChoice } from '../../search-model/semantic/embedding-provider.js';
-import { runInterruptibleJob } from '../interruptible-job.js';
-import { dataDirOption } from '../options.js';
+import { runInterruptibleJob } from './interruptible-job.js';
+import { dataDirOption } from './options.js';
 
 interface EmbedCliOptions {
   release: string;

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { formatCount } from '../../importer/format.js';
 import { effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from '../../store/data-dir.js';
-import { dataDirOption } from '../options.js';
+import { dataDirOption } from './options.js';
 
 interface ReleasesCliOptions {
   dataDir: string;

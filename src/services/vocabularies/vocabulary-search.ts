@@ -12,7 +12,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds } from './concept-tallies.js';
+import { compareIds } from '../concept-tallies.js';
 import { authorityRank } from '../../search-model/vocabulary-authority.js';
 import { listVocabularies, type VocabularySummary } from './vocabulary-catalog.js';
 

@@ -21,8 +21,8 @@ import type {
   TextStream,
   TextStreamQuery,
 } from '../search-store.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
-import { BatchedExactLookups, QUALIFIED_CONCEPT_COLUMNS, type RankedConceptRow } from './search/exact-lookups.js';
+import { CONCEPT_COLUMNS, QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
+import { BatchedExactLookups, type RankedConceptRow } from './search/exact-lookups.js';
 import { pushTo, StatementCache } from './search/statements.js';
 import { SqliteTextIndex } from './search/text-streams.js';
 import { SqliteWordDictionary } from './search/word-dictionary.js';

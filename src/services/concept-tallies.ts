@@ -3,8 +3,8 @@
  * applies the licence rules to it and adds its rows up, for the vocabulary, domain and concept-class
  * endpoints. Never reads CONCEPT.
  */
-import type { AccessPolicy } from '../access-policy.js';
-import type { ConceptSummaryRecord, ReleaseStore } from '../../store/release-store.js';
+import type { AccessPolicy } from './access-policy.js';
+import type { ConceptSummaryRecord, ReleaseStore } from '../store/release-store.js';
 
 export interface ConceptTally {
   total: number;

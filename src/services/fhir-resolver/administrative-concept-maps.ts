@@ -21,7 +21,8 @@
  * the OMOP domain the map's targets belong to (the release's own concept, when it has it, is the
  * better witness: GenderClass `other` points at a non-standard PCORNet concept).
  */
-import { cdmTargetOf, type CdmTarget } from '../fhir-resolver/cdm-target.js';
+import { ADMINISTRATIVE_CODE_SYSTEMS } from '../fhir/code-system-uris.js';
+import { cdmTargetOf, type CdmTarget } from './cdm-target.js';
 
 /** FHIR R5 ConceptMap relationship (http://hl7.org/fhir/concept-map-relationship). */
 export type ConceptMapRelationship =
@@ -55,37 +56,6 @@ export interface AdministrativeMapping {
   /** The IG's comment on the mapping, when it gives one. */
   comment?: string;
 }
-
-/** A FHIR code system the administrative maps use: its canonical URI and the other URIs that carry the same codes. */
-export interface AdministrativeCodeSystem {
-  uri: string;
-  name: string;
-  aliases: readonly string[];
-}
-
-export const ADMINISTRATIVE_CODE_SYSTEMS: readonly AdministrativeCodeSystem[] = [
-  { uri: 'http://hl7.org/fhir/administrative-gender', name: 'FHIR AdministrativeGender', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', name: 'HL7 v3 ActCode (encounter class)', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/admit-source', name: 'FHIR Encounter admit source', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/discharge-disposition', name: 'FHIR Encounter discharge disposition', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/condition-clinical', name: 'FHIR Condition clinical status', aliases: [] },
-  { uri: 'http://hl7.org/fhir/allergy-intolerance-category', name: 'FHIR AllergyIntolerance category', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/immunization-origin', name: 'FHIR Immunization origin', aliases: [] },
-  { uri: 'http://terminology.hl7.org/CodeSystem/v3-RouteOfAdministration', name: 'HL7 v3 RouteOfAdministration', aliases: [] },
-  {
-    // CDC Race & Ethnicity (THO NamingSystem CDCREC). v3-Race and v3-Ethnicity carry the same CDC
-    // codes (2106-3 White, 2135-2 Hispanic or Latino); PHRaceAndEthnicityCDC and v2-0005 are the
-    // THO NamingSystem's backward-compatible URIs.
-    uri: 'urn:oid:2.16.840.1.113883.6.238',
-    name: 'CDC Race & Ethnicity',
-    aliases: [
-      'http://terminology.hl7.org/CodeSystem/v3-Race',
-      'http://terminology.hl7.org/CodeSystem/v3-Ethnicity',
-      'http://terminology.hl7.org/CodeSystem/PHRaceAndEthnicityCDC',
-      'http://terminology.hl7.org/CodeSystem/v2-0005',
-    ],
-  },
-];
 
 /** Canonical URIs of the administrative code systems. */
 export const ADMINISTRATIVE_SYSTEMS: readonly string[] = ADMINISTRATIVE_CODE_SYSTEMS.map((s) => s.uri);

@@ -4,8 +4,8 @@
  * line on stdout when it succeeds, and exit code 130 (SIGINT) or 143 (SIGTERM) with the job's message
  * when it was interrupted. Any other error propagates to the CLI's error handler.
  */
-import { LoadInterruptedError } from '../importer/load-error.js';
-import type { TerminalProgress } from '../importer/terminal-progress.js';
+import { LoadInterruptedError } from '../../importer/load-error.js';
+import type { TerminalProgress } from '../../importer/terminal-progress.js';
 
 export async function runInterruptibleJob<T>(
   progress: TerminalProgress,

@@ -1,8 +1,8 @@
 /** CONCEPT_SYNONYM: appended as read (it has no key); rows of concepts missing from CONCEPT are reported. */
-import { CONCEPT_SYNONYM_SPEC, columnIndex } from '../../athena/table-specs.js';
-import { DirectInsert } from '../direct-insert.js';
-import type { TableImportDefinition } from '../table-import.js';
-import { checkConceptReferences } from './row-checks.js';
+import { CONCEPT_SYNONYM_SPEC, columnIndex } from '../athena/table-specs.js';
+import { DirectInsert } from './direct-insert.js';
+import type { TableImportDefinition } from './table-import.js';
+import { checkConceptReferences } from './table-row-checks.js';
 
 const CONCEPT_ID = columnIndex(CONCEPT_SYNONYM_SPEC, 'concept_id');
 

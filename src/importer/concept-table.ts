@@ -1,14 +1,14 @@
 /** CONCEPT: the first row of a repeated concept_id wins; ids are recorded for the other tables' checks. */
-import { CONCEPT_SPEC, columnIndex } from '../../athena/table-specs.js';
-import { DirectInsert } from '../direct-insert.js';
-import type { TableImportDefinition } from '../table-import.js';
+import { CONCEPT_SPEC, columnIndex } from '../athena/table-specs.js';
+import { DirectInsert } from './direct-insert.js';
+import type { TableImportDefinition } from './table-import.js';
 import {
   checkReferenceId,
   checkValidityPeriod,
   INVALID_REASON_FLAGS,
   normaliseFlag,
   STANDARD_CONCEPT_FLAGS,
-} from './row-checks.js';
+} from './table-row-checks.js';
 
 const CONCEPT_ID = columnIndex(CONCEPT_SPEC, 'concept_id');
 const DOMAIN_ID = columnIndex(CONCEPT_SPEC, 'domain_id');

@@ -4,8 +4,8 @@
  * (a function cannot cross a thread boundary; a name can), which look the same opener up here.
  * Services never import an implementation: they see ReleaseStore only.
  */
-import type { ReleaseStoreOpener } from './release-store.js';
-import { openSqliteRelease } from './sqlite/open-sqlite-release.js';
+import type { ReleaseStoreOpener } from '../release-store.js';
+import { openSqliteRelease } from '../sqlite/open-sqlite-release.js';
 
 /** Every store implementation, by name. */
 export const RELEASE_STORE_OPENERS = { sqlite: openSqliteRelease } as const satisfies Record<string, ReleaseStoreOpener>;

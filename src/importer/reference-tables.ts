@@ -2,9 +2,9 @@
  * The small reference tables (VOCABULARY, DOMAIN, CONCEPT_CLASS, RELATIONSHIP). They load before
  * CONCEPT so that the ids they define can be checked while the big tables stream by.
  */
-import { CONCEPT_CLASS_SPEC, DOMAIN_SPEC, RELATIONSHIP_SPEC, VOCABULARY_SPEC, type AthenaTableSpec } from '../../athena/table-specs.js';
-import { DirectInsert } from '../direct-insert.js';
-import type { ReferenceIds, TableImportDefinition } from '../table-import.js';
+import { CONCEPT_CLASS_SPEC, DOMAIN_SPEC, RELATIONSHIP_SPEC, VOCABULARY_SPEC, type AthenaTableSpec } from '../athena/table-specs.js';
+import { DirectInsert } from './direct-insert.js';
+import type { ReferenceIds, TableImportDefinition } from './table-import.js';
 
 function referenceTable(spec: AthenaTableSpec, ids: (referenceIds: ReferenceIds) => Set<string>): TableImportDefinition {
   const idColumn = spec.columns[0]!.name;

@@ -1,9 +1,9 @@
 /** The end of a staged table's load: the sorted copy, with progress and duplicate reporting. */
-import type { AnomalyKind } from '../anomaly-kinds.js';
-import { formatQuantity } from '../format.js';
-import type { DuplicateKeyGroup, StagedInsert } from '../staged-insert.js';
-import type { TableImportContext } from '../table-import.js';
-import { missingConceptCondition } from './row-checks.js';
+import type { AnomalyKind } from './anomaly-kinds.js';
+import { formatQuantity } from './format.js';
+import type { DuplicateKeyGroup, StagedInsert } from './staged-insert.js';
+import type { TableImportContext } from './table-import.js';
+import { missingConceptCondition } from './table-row-checks.js';
 
 /** The anomaly kinds of a staged table, and the key columns holding concept ids. */
 export interface StagedTableAnomalies {

@@ -1,9 +1,9 @@
 /** CONCEPT_RELATIONSHIP: staged, then sorted into the clustered table (see staged-insert.ts). */
-import { CONCEPT_RELATIONSHIP_SPEC, columnIndex } from '../../athena/table-specs.js';
-import { EXAMPLES_PER_KIND } from '../anomaly-collector.js';
-import { StagedInsert } from '../staged-insert.js';
-import type { TableImportDefinition } from '../table-import.js';
-import { checkConceptReferences, checkReferenceId, checkValidityPeriod, INVALID_REASON_FLAGS, normaliseFlag } from './row-checks.js';
+import { CONCEPT_RELATIONSHIP_SPEC, columnIndex } from '../athena/table-specs.js';
+import { EXAMPLES_PER_KIND } from './anomaly-collector.js';
+import { StagedInsert } from './staged-insert.js';
+import type { TableImportDefinition } from './table-import.js';
+import { checkConceptReferences, checkReferenceId, checkValidityPeriod, INVALID_REASON_FLAGS, normaliseFlag } from './table-row-checks.js';
 import { finishStagedTable } from './staged-table-finish.js';
 
 const CONCEPT_ID_1 = columnIndex(CONCEPT_RELATIONSHIP_SPEC, 'concept_id_1');

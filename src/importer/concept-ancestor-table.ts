@@ -1,9 +1,9 @@
 /** CONCEPT_ANCESTOR: staged, then sorted into the clustered table (see staged-insert.ts). */
-import { CONCEPT_ANCESTOR_SPEC, columnIndex } from '../../athena/table-specs.js';
-import { EXAMPLES_PER_KIND } from '../anomaly-collector.js';
-import { StagedInsert } from '../staged-insert.js';
-import type { TableImportDefinition } from '../table-import.js';
-import { checkConceptReferences } from './row-checks.js';
+import { CONCEPT_ANCESTOR_SPEC, columnIndex } from '../athena/table-specs.js';
+import { EXAMPLES_PER_KIND } from './anomaly-collector.js';
+import { StagedInsert } from './staged-insert.js';
+import type { TableImportDefinition } from './table-import.js';
+import { checkConceptReferences } from './table-row-checks.js';
 import { finishStagedTable } from './staged-table-finish.js';
 
 const ANCESTOR = columnIndex(CONCEPT_ANCESTOR_SPEC, 'ancestor_concept_id');

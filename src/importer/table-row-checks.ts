@@ -1,7 +1,7 @@
 /** Checks shared by several tables; each reports to the anomaly collector and keeps the row. */
-import type { AthenaValue } from '../../athena/row-decoder.js';
-import type { AnomalyKind } from '../anomaly-kinds.js';
-import type { TableImportContext } from '../table-import.js';
+import type { AthenaValue } from '../athena/row-decoder.js';
+import type { AnomalyKind } from './anomaly-kinds.js';
+import type { TableImportContext } from './table-import.js';
 
 /** Keeps an allowed one-letter flag; anything else becomes NULL and is reported. */
 export function normaliseFlag(

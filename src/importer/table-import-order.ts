@@ -1,5 +1,5 @@
 /** The table imports in load order: reference tables, CONCEPT, then the tables pointing at concepts. */
-import type { TableImportDefinition } from '../table-import.js';
+import type { TableImportDefinition } from './table-import.js';
 import { conceptAncestorTable } from './concept-ancestor-table.js';
 import { conceptRelationshipTable } from './concept-relationship-table.js';
 import { conceptSynonymTable } from './concept-synonym-table.js';

@@ -1,8 +1,8 @@
 /** DRUG_STRENGTH: the first row of a repeated (drug, ingredient) pair wins. */
-import { DRUG_STRENGTH_SPEC, columnIndex } from '../../athena/table-specs.js';
-import { DirectInsert } from '../direct-insert.js';
-import type { TableImportDefinition } from '../table-import.js';
-import { checkConceptReferences, checkValidityPeriod, INVALID_REASON_FLAGS, normaliseFlag } from './row-checks.js';
+import { DRUG_STRENGTH_SPEC, columnIndex } from '../athena/table-specs.js';
+import { DirectInsert } from './direct-insert.js';
+import type { TableImportDefinition } from './table-import.js';
+import { checkConceptReferences, checkValidityPeriod, INVALID_REASON_FLAGS, normaliseFlag } from './table-row-checks.js';
 
 const DRUG = columnIndex(DRUG_STRENGTH_SPEC, 'drug_concept_id');
 const INGREDIENT = columnIndex(DRUG_STRENGTH_SPEC, 'ingredient_concept_id');
