@@ -10,7 +10,7 @@
  *
  * Vectors are computed per release (`omopterm load`, or `omopterm embed --release X`) and stored
  * with it, tagged with the provider's id and dimension; a server only searches a release's vectors
- * with the provider that built them (see ./semantic-index-registry.ts).
+ * with the provider that built them (see src/services/semantic/semantic-index-registry.ts).
  *
  * HTTP-free and SQL-free: this is a service-layer contract.
  */

@@ -9,8 +9,8 @@
  * with spaces), each word's trigrams together weighing its IDF. The score is
  * WORD_SHARE · cosine(words) + (1 − WORD_SHARE) · cosine(trigrams), where in the word cosine a
  * query word the release does not know may match a candidate word a typo away
- * (./lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
- * (./lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
+ * (src/search-model/semantic/lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
+ * (src/search-model/semantic/lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
  */
 
 import { tokenize } from '../../search-model/text-normalization.js';

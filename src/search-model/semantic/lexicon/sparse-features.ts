@@ -1,6 +1,6 @@
 /**
  * Sparse feature maps of text, the common ground of the default embedding provider
- * (./text-features.ts) and the plain lexical baseline (../lexical-similarity.ts): words map to their
+ * (./text-features.ts) and the plain lexical baseline (src/services/semantic/lexical-similarity.ts): words map to their
  * weights by the word itself, character trigrams by a 32-bit hash (with a kind salt, so a word's
  * hash and a trigram's never share a key); similarity is the cosine of two maps.
  *
