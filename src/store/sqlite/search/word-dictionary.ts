@@ -114,7 +114,7 @@ export class SqliteWordDictionary {
   }
 
   /** Bands a word occurs in (0 when it is not indexed). */
-  bandsOfWord(word: string): number {
+  private bandsOfWord(word: string): number {
     let bands = this.wordBands.get(word);
     if (bands === undefined) {
       bands = (this.statements.get('SELECT bands FROM search_word WHERE word = ?').pluck().get(word) as number | undefined) ?? 0;
@@ -128,7 +128,7 @@ export class SqliteWordDictionary {
    * there are more than `max`. A part shorter than MIN_FRAGMENT_LENGTH (the autocomplete word) is
    * answered with at most `max` of the most frequent such words.
    */
-  wordsStartingWith(part: string, max: number): readonly WordAlternative[] | undefined {
+  private wordsStartingWith(part: string, max: number): readonly WordAlternative[] | undefined {
     const cacheKey = `${max}:${part}`;
     const cached = this.prefixCache.get(cacheKey);
     if (cached !== undefined) return cached ?? undefined;
@@ -150,7 +150,7 @@ export class SqliteWordDictionary {
   }
 
   /** Every indexed word that contains `part` (MIN_FRAGMENT_LENGTH+ characters), most frequent first. */
-  wordsContaining(part: string): readonly WordAlternative[] {
+  private wordsContaining(part: string): readonly WordAlternative[] {
     const cached = this.substringCache.get(part);
     if (cached) return cached;
     // Fewer than 3 characters (a part of 3 UTF-16 units may hold 2): no trigram to look up.
