@@ -1,7 +1,7 @@
 /**
- * The layering of src/ (issue 21): store/, importer/ and athena/ never import services/ or http/;
- * http/plumbing/ never imports http/fhir/; no two folders import each other, directly or round a
- * cycle. Reads every import of every source file; a failure names the file and the import.
+ * The layering of src/ (issue 21): store/, importer/ and athena/ never import services/ or http/,
+ * search-model/ and mapping-model/ stay below them; http/plumbing/ never imports http/fhir/; no two
+ * folders import each other, directly or round a cycle. Reads every import of every source file; a failure names the file and the import.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +17,10 @@ const RULES: readonly ForbiddenImport[] = [
     { from, to: 'src/services' },
     { from, to: 'src/http' },
   ]),
+  // The search model is below the store and the importer (both are built from it).
+  ...['src/services', 'src/http', 'src/store', 'src/importer'].map((to) => ({ from: 'src/search-model', to })),
+  // The mapping model computes what the importer stores; only the store's record types are below it.
+  ...['src/services', 'src/http', 'src/importer'].map((to) => ({ from: 'src/mapping-model', to })),
   { from: 'src/http/plumbing', to: 'src/http/fhir' },
 ];
 
@@ -29,7 +33,7 @@ describe('layers of src/', () => {
     expect(edges.some((e) => e.from === 'src/store/sqlite/search/text-streams.ts' && e.to === 'src/search-model/tier-plan.ts')).toBe(true);
   });
 
-  it('store/, importer/ and athena/ import neither services/ nor http/; http/plumbing/ does not import http/fhir/', () => {
+  it('store/, importer/ and athena/ import neither services/ nor http/; the models stay below them; http/plumbing/ does not import http/fhir/', () => {
     const broken = forbiddenImports(edges, RULES);
     expect(broken, `forbidden imports:\n${broken.join('\n')}`).toEqual([]);
   });
