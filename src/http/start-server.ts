@@ -1,13 +1,13 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
-import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { VERSION } from '../version.js';

@@ -1,5 +1,5 @@
 /**
- * Builds the keyword-search index of a release (E4; design notes in src/services/search/ranking.ts).
+ * Builds the keyword-search index of a release (E4; design notes in src/search-model/ranking.ts).
  *
  * Tables (all derived, read-only at serve time):
  *   search_concept(rank PK, concept_id, name_hash)   one row per concept; rank = band × 2^26 + ord
@@ -19,9 +19,9 @@
 import type Database from 'better-sqlite3';
 import { formatQuantity } from './format.js';
 import type { IndexBuildContext, IndexBuilder } from './index-builder.js';
-import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, staticSortKey } from '../services/search/ranking.js';
-import { contentTokens, wordSetKey } from '../services/search/stop-words.js';
-import { exactKeyHash, indexText, tokenize, wordSetHash } from '../services/search/text-normalization.js';
+import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, sortKeyLengthBucket, staticSortKey } from '../search-model/ranking.js';
+import { contentTokens, wordSetKey } from '../search-model/stop-words.js';
+import { exactKeyHash, indexText, tokenize, wordSetHash } from '../search-model/text-normalization.js';
 import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../services/access-policy.js';
 import {
   classTag,
@@ -109,7 +109,7 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
   const bucketStarts = new Array<number>(LENGTH_BUCKET_COUNT + 1).fill(total);
   let nextBucket = 0;
   for (let ord = 0; ord < total; ord++) {
-    const bucket = Math.floor(sorted[ord]! / 2 ** 31 / 2048 / 64);
+    const bucket = sortKeyLengthBucket(sorted[ord]!);
     while (nextBucket <= bucket) bucketStarts[nextBucket++] = ord;
   }
   // rows in rank order (band, ord): counting sort by band over rows sorted by ord

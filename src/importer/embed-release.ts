@@ -17,12 +17,12 @@
  */
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { EmbeddingProvider, EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
-import { ReleaseLexiconBuilder } from '../services/semantic/lexicon/build-release-lexicon.js';
-import { loadGloveVectors } from '../services/semantic/lexicon/glove-vectors.js';
-import { decodeLexicon, encodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
-import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
-import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
+import type { EmbeddingProvider, EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
+import { ReleaseLexiconBuilder } from '../search-model/semantic/lexicon/build-release-lexicon.js';
+import { loadGloveVectors } from '../search-model/semantic/lexicon/glove-vectors.js';
+import { decodeLexicon, encodeLexicon } from '../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../search-model/semantic/lexicon/lexicon-provider.js';
+import { loadLocalModelProvider } from '../search-model/semantic/local-model-provider.js';
 import { listReleaseBuilds, resolveDataDir } from '../store/data-dir.js';
 import {
   createEmbeddingWorkspace,

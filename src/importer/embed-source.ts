@@ -7,7 +7,7 @@
  *   every valid `Maps to` row between two concepts whose names differ.
  */
 import type Database from 'better-sqlite3';
-import { exactKey } from '../services/search/text-normalization.js';
+import { exactKey } from '../search-model/text-normalization.js';
 
 export interface EmbedEntry {
   conceptId: number;

@@ -5,8 +5,8 @@
  * Replies with one Float32Array per batch (count × dimension), transferred, not copied.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
-import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
+import { decodeLexicon } from '../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../search-model/semantic/lexicon/lexicon-provider.js';
 import type { EmbedReply, EmbedRequest, EmbedWorkerData } from './embed-worker-client.js';
 
 const provider = createLexiconProvider(decodeLexicon((workerData as EmbedWorkerData).lexicon));

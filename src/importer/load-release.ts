@@ -17,13 +17,13 @@ import { join, resolve } from 'node:path';
 import { listAthenaSourceFiles } from '../athena/source-files.js';
 import { ATHENA_TABLE_SPECS } from '../athena/table-specs.js';
 import { listReleaseBuilds, newBuildId, readDefaultLabel, resolveDataDir, supersededBuildDirs, writeDefaultLabel } from '../store/data-dir.js';
-import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import type { ReleaseManifest, TableLoadStats } from '../store/release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME, STORE_SCHEMA_VERSION, TABLE_DDL } from '../store/schema.js';
 import { publishedEmbeddingFiles } from '../store/semantic-dir.js';
 import { AnomalyCollector } from './anomaly-collector.js';
 import { cleanStaleWorkspaces, createBuildWorkspace, discardBuildWorkspace, publishBuildWorkspace, type BuildWorkspace } from './build-workspace.js';
-import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
+import { loadLocalModelProvider } from '../search-model/semantic/local-model-provider.js';
 import { ConceptIdSet } from './concept-id-set.js';
 import { embedBuild, type EmbedResult } from './embed-release.js';
 import type { IndexBuilder } from './index-builder.js';
@@ -35,7 +35,7 @@ import { releaseDateFromVersion } from './release-date.js';
 import { demoReleaseLabelProblem, releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
 import { importTable, type ReferenceIds } from './table-import.js';
-import { TABLE_IMPORTS } from './tables/index.js';
+import { TABLE_IMPORTS } from './table-import-order.js';
 import { TerminalProgress } from './terminal-progress.js';
 
 export interface LoadReleaseOptions {

@@ -11,11 +11,11 @@
  *
  * One pass over CONCEPT in concept_id order, each concept joined with its mapping rows (primary key
  * prefix of concept_relationship) and their targets; the confidence model is
- * src/services/mapping-quality/mapping-confidence.ts.
+ * src/mapping-model/mapping-confidence.ts.
  */
-import { CoverageAccumulator } from '../services/mapping-quality/coverage-aggregate.js';
-import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, nameWords } from '../services/mapping-quality/mapping-confidence.js';
-import { PairQualityAccumulator, type MappingRowInput } from '../services/mapping-quality/quality-aggregate.js';
+import { CoverageAccumulator } from '../mapping-model/coverage-aggregate.js';
+import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, nameWords } from '../mapping-model/mapping-confidence.js';
+import { PairQualityAccumulator, type MappingRowInput } from '../mapping-model/quality-aggregate.js';
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';
 

@@ -23,7 +23,7 @@ export type ReleaseSelection =
 
 export interface ReleaseRegistryOptions {
   dataDir: string;
-  /** Opens a build (see ./release-store-openers.ts for the implementation the server chooses). */
+  /** Opens a build (see ./openers/release-store-openers.ts for the implementation the server chooses). */
   openStore: ReleaseStoreOpener;
   /** How often the directory is rescanned; 0 disables rescanning. */
   rescanIntervalMs?: number;

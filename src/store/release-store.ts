@@ -1,6 +1,6 @@
 /**
  * The read side of one loaded release: the interfaces services depend on (implementation in ./sqlite, chosen in
- * ./release-store-openers.ts). A release store is local, immutable and synchronous: every method answers in the
+ * ./openers/release-store-openers.ts). A release store is local, immutable and synchronous: every method answers in the
  * calling thread from the local file (why in docs/internals.md).
  */
 import type { ReleaseBuild } from './data-dir.js';

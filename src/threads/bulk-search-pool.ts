@@ -12,7 +12,7 @@ import { bulkSearch, checkBulkBody, type BulkSearchBody, type BulkSearchOutcome 
 import type { AccessPolicy } from '../services/access-policy.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
 import type { OpenRelease } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
 
 /** Each part of a split request has at least this many searches (smaller parts are not worth a hand-over). */
 export const MIN_SEARCHES_PER_PART = 4;

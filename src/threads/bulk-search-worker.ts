@@ -9,7 +9,7 @@ import { bulkSearch } from '../services/search/bulk-search.js';
 import { configureSearch } from '../services/search/search-settings.js';
 import { buildDirName, type ReleaseBuild } from '../store/data-dir.js';
 import type { ReleaseStore } from '../store/release-store.js';
-import { releaseStoreOpener } from '../store/release-store-openers.js';
+import { releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import {
   HELPER_READY,
   type BulkJob,

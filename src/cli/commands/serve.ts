@@ -9,7 +9,7 @@ import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
-import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from '../options.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from './options.js';
 
 export interface ServeCliOptions {
   dataDir: string;

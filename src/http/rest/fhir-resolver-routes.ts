@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ADMINISTRATIVE_SYSTEMS } from '../../services/fhir/administrative-concept-maps.js';
+import { ADMINISTRATIVE_SYSTEMS } from '../../services/fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM } from '../../services/fhir/code-system-uris.js';
 import type { DisplayResolutionContext } from '../../services/fhir-resolver/display-resolution.js';
 import { CODEABLE_CONCEPT_MAX_CODINGS, resolveCodeableConcept, VOCABULARY_PREFERENCE } from '../../services/fhir-resolver/resolve-codeable-concept.js';

@@ -11,7 +11,7 @@ import {
   type MappingType,
   type SourceCode,
 } from '../../services/mappings/concept-map.js';
-import { CONFIDENCE_CALCULATION_METHOD } from '../../services/mapping-quality/mapping-confidence.js';
+import { CONFIDENCE_CALCULATION_METHOD } from '../../mapping-model/mapping-confidence.js';
 import { conceptMappings, MAPPINGS_DEFAULT_PAGE_SIZE, MAPS_TO } from '../../services/mappings/concept-mappings.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';

@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
 import { createLexicalScorer } from '../../services/semantic/lexical-similarity.js';
-import { UNIFORM_IDF } from '../../services/semantic/lexicon/sparse-features.js';
+import { UNIFORM_IDF } from '../../search-model/semantic/lexicon/sparse-features.js';
 import type { SemanticIndexLookup } from '../../services/semantic/semantic-index-registry.js';
 import type { SimilarContext } from '../../services/semantic/similar-concepts.js';
 

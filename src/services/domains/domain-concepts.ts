@@ -9,7 +9,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { DomainSegment, ReleaseStore } from '../../store/release-store.js';
-import { compareIds, visibleSummary } from '../vocabularies/concept-tallies.js';
+import { compareIds, visibleSummary } from '../concept-tallies.js';
 
 export interface DomainConceptsRequest {
   domainId: string;

@@ -39,8 +39,8 @@
  * KEYWORD_CANDIDATES).
  */
 import type { AccessPolicy } from '../access-policy.js';
-import { contentTokens } from '../search/stop-words.js';
-import { indexText, tokenize } from '../search/text-normalization.js';
+import { contentTokens } from '../../search-model/stop-words.js';
+import { indexText, tokenize } from '../../search-model/text-normalization.js';
 import type { SearchFilters } from '../search/search-filters.js';
 import {
   candidateConcepts,

@@ -20,7 +20,7 @@
  * valid (invalid_reason U or D), and the concept an IG ConceptMap names is not a valid standard
  * concept of the release.
  */
-import type { AdministrativeMapping } from '../fhir/administrative-concept-maps.js';
+import type { AdministrativeMapping } from './administrative-concept-maps.js';
 import type { DomainResourceAlignment, MappingQuality, MappingType } from './resolution.js';
 
 /** A semantic match at least this similar is `medium` (below it, `low`). */

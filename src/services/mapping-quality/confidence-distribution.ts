@@ -4,7 +4,7 @@
  * percentiles, histogram, population skewness and excess kurtosis; and the shares and trend slopes
  * the reports print. Pure.
  */
-import { CONFIDENCE_SCALE, roundConfidence } from './mapping-confidence.js';
+import { CONFIDENCE_SCALE, roundConfidence } from '../../mapping-model/mapping-confidence.js';
 
 const SCALE = CONFIDENCE_SCALE;
 

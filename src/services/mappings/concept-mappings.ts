@@ -21,7 +21,7 @@ import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';
-import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, mappingConfidence, nameWords } from '../mapping-quality/mapping-confidence.js';
+import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, mappingConfidence, nameWords } from '../../mapping-model/mapping-confidence.js';
 
 export const MAPS_TO = 'Maps to';
 export const DEFAULT_MAPPING_RELATIONSHIPS: readonly string[] = [MAPS_TO];

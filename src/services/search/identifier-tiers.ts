@@ -7,7 +7,7 @@
 import type { ExactLookups, IndexFilter, SearchHit, SearchStore } from '../../store/search-store.js';
 import { asConceptId, codeShapeVocabulary } from './code-shapes.js';
 import type { ParsedQuery } from './query-parser.js';
-import { IdentifierTier } from './ranking.js';
+import { IdentifierTier } from '../../search-model/ranking.js';
 import { conceptPasses, type SearchFilters } from './search-filters.js';
 
 /** Identifier (rule 1) candidate lists are bounded; further matches still appear in later tiers. */

@@ -4,7 +4,7 @@
  * A page skips whole sources by their (capped) counts and reads only the source(s) the page falls in,
  * so page n costs about n × page_size index steps and never a sort of all matches.
  */
-import { ordOfRank } from './ranking.js';
+import { ordOfRank } from '../../search-model/ranking.js';
 
 export interface RankSource {
   /** Items in the source; when `cap` is given the answer may stop at `cap` (meaning "at least cap"). */

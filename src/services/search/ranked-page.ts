@@ -12,7 +12,7 @@ import { identifierTiers } from './identifier-tiers.js';
 import type { ConceptSearchRecord, KeywordSearchRequest, KeywordSearchResult, SortBy } from './keyword-search.js';
 import { assemblePage, countAll, ListSource, MergedSource, type RankSource } from './page-assembly.js';
 import { parseQuery, type ParsedQuery } from './query-parser.js';
-import { bandOfRank, IdentifierTier, identifierScore, INDEXED_TIERS, lastBucketReaching, lengthBucket, nameLength, ordOfRank, rankGroups, TextTier, type RankGroup } from './ranking.js';
+import { bandOfRank, IdentifierTier, identifierScore, INDEXED_TIERS, lastBucketReaching, lengthBucket, nameLength, ordOfRank, rankGroups, TextTier, type RankGroup } from '../../search-model/ranking.js';
 import { compareForSort, matchTypeOf, scoreOf, toRecord, type Placement } from './search-records.js';
 import { bandCanMatch, demotionApplies, describeFilters, indexFilterFor, type SearchFilters } from './search-filters.js';
 import { StreamSource, textBudget, type BandBudget } from './tier-streams.js';

@@ -9,11 +9,11 @@
  * with spaces), each word's trigrams together weighing its IDF. The score is
  * WORD_SHARE · cosine(words) + (1 − WORD_SHARE) · cosine(trigrams), where in the word cosine a
  * query word the release does not know may match a candidate word a typo away
- * (./lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
- * (./lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
+ * (src/search-model/semantic/lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
+ * (src/search-model/semantic/lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
  */
 
-import { tokenize } from '../search/text-normalization.js';
+import { tokenize } from '../../search-model/text-normalization.js';
 import {
   addFeature,
   addWordTrigrams,
@@ -22,8 +22,8 @@ import {
   type IdfSource,
   type SparseFeatures,
   type WordWeights,
-} from './lexicon/sparse-features.js';
-import { typoTolerantWordDot } from './lexicon/typo-matching.js';
+} from '../../search-model/semantic/lexicon/sparse-features.js';
+import { typoTolerantWordDot } from '../../search-model/semantic/lexicon/typo-matching.js';
 
 /** Share of the word cosine in the score (the rest is the trigram cosine). */
 export const WORD_SHARE = 0.5;

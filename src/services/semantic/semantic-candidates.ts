@@ -24,7 +24,7 @@ import { conceptPasses, indexFilterFor, type SearchFilters, type StandardFlag } 
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
-import { cosine, type EmbeddingProvider } from './embedding-provider.js';
+import { cosine, type EmbeddingProvider } from '../../search-model/semantic/embedding-provider.js';
 
 /** Nearest concepts read first. */
 export const CANDIDATE_K_START = 200;

@@ -19,11 +19,11 @@ import type { ReleaseBuild } from '../../store/data-dir.js';
 import type { OpenRelease } from '../../store/release-registry.js';
 import { publishedEmbeddingFiles, readCurrentEmbedding, type CurrentEmbedding, type EmbeddingFiles } from '../../store/semantic-dir.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
-import { LEXICON_PROVIDER_ID, type EmbeddingProvider, type EmbeddingProviderChoice } from './embedding-provider.js';
-import { decodeLexicon } from './lexicon/lexicon-codec.js';
-import { createLexiconProvider, LEXICON_DIMENSION } from './lexicon/lexicon-provider.js';
-import type { IdfSource } from './lexicon/sparse-features.js';
-import { loadLocalModelProvider, LOCAL_MODEL_PROVIDER_PREFIX } from './local-model-provider.js';
+import { LEXICON_PROVIDER_ID, type EmbeddingProvider, type EmbeddingProviderChoice } from '../../search-model/semantic/embedding-provider.js';
+import { decodeLexicon } from '../../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider, LEXICON_DIMENSION } from '../../search-model/semantic/lexicon/lexicon-provider.js';
+import type { IdfSource } from '../../search-model/semantic/lexicon/sparse-features.js';
+import { loadLocalModelProvider, LOCAL_MODEL_PROVIDER_PREFIX } from '../../search-model/semantic/local-model-provider.js';
 
 export type SemanticIndexLookup =
   | {

@@ -8,7 +8,7 @@
 import type { AccessPolicy } from '../access-policy.js';
 import { findDomain } from '../domains/domain-catalog.js';
 import { notFound } from '../errors.js';
-import { byCountThenKey, tally, tallyBy, visibleSummary } from '../vocabularies/concept-tallies.js';
+import { byCountThenKey, tally, tallyBy, visibleSummary } from '../concept-tallies.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 
 export interface DomainStatistics {

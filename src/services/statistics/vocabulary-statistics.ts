@@ -12,7 +12,7 @@
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { domainCatalog } from '../domains/domain-catalog.js';
-import { byCountThenKey, tally, tallyBy } from '../vocabularies/concept-tallies.js';
+import { byCountThenKey, tally, tallyBy } from '../concept-tallies.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { VocabularyTallies } from '../../store/statistics-store.js';

@@ -16,7 +16,7 @@ import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { IndexFilter, StandardFlag, TagAlternative, TagSet } from '../../store/search-store.js';
 import type { AccessPolicy } from '../access-policy.js';
-import { bandOf, partitionOf } from '../search/ranking.js';
+import { bandOf, partitionOf } from '../../search-model/ranking.js';
 import type { ConceptCodeSystem } from './code-system-concept.js';
 
 export type ColumnProperty = 'concept-class-id' | 'domain-id' | 'vocabulary-id' | 'standard-concept';

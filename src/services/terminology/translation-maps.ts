@@ -13,7 +13,7 @@
  */
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { VocabularyRecord } from '../../store/records.js';
-import { administrativeConceptMapIds, ADMINISTRATIVE_MAPPINGS } from '../fhir/administrative-concept-maps.js';
+import { administrativeConceptMapIds, ADMINISTRATIVE_MAPPINGS } from '../fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
 
 export const OMOP_CONCEPT_MAP_BASE = `${OMOP_CONCEPT_SYSTEM}/ConceptMap/`;

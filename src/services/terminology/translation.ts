@@ -29,7 +29,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { MappingFilter } from '../../store/mapping-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { ADMINISTRATIVE_MAPPINGS, administrativeMappings, type ConceptMapRelationship } from '../fhir/administrative-concept-maps.js';
+import { ADMINISTRATIVE_MAPPINGS, administrativeMappings, type ConceptMapRelationship } from '../fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
 import { MAPS_TO, MAPS_TO_VALUE } from '../fhir-resolver/vocabulary-resolution.js';
 import { assertSystemVisible, conceptOfCode, type TerminologySystem } from './code-system-concept.js';

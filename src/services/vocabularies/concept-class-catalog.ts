@@ -7,7 +7,7 @@
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds, visibleSummary } from './concept-tallies.js';
+import { compareIds, visibleSummary } from '../concept-tallies.js';
 
 export interface ConceptClassEntry {
   concept_class_id: string;

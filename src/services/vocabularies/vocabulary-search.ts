@@ -12,8 +12,9 @@
 import type { AccessPolicy } from '../access-policy.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds } from './concept-tallies.js';
-import { authorityRank, listVocabularies, type VocabularySummary } from './vocabulary-catalog.js';
+import { compareIds } from '../concept-tallies.js';
+import { authorityRank } from '../../search-model/vocabulary-authority.js';
+import { listVocabularies, type VocabularySummary } from './vocabulary-catalog.js';
 
 export interface VocabularySearchOptions {
   include_stats?: boolean;

@@ -10,7 +10,7 @@ import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { domainCatalog, type DomainEntry } from '../domains/domain-catalog.js';
-import { byCountThenKey, tally, tallyBy, visibleSummary, type ConceptTally } from './concept-tallies.js';
+import { byCountThenKey, tally, tallyBy, visibleSummary, type ConceptTally } from '../concept-tallies.js';
 import { requireVocabulary } from './vocabulary-catalog.js';
 
 export interface ConceptCounts {

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { LevelTally, DirectLink, HierarchyFilter, HierarchyRow, HierarchyStore } from '../hierarchy-store.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 /** Ancestors with at least this many CONCEPT_ANCESTOR rows get their facets counted at load. */
 export const LARGE_ANCESTOR_ROWS = 1000;

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { BoundedResult, HierarchyMatch, MappingFilter, MappingRow, MappingStore } from '../mapping-store.js';
 import { formatStoredDate } from '../records.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 const TARGET_COLUMNS = CONCEPT_COLUMNS.split(', ')
   .map((column) => `c.${column}`)

@@ -13,8 +13,7 @@ import {
   type RelationshipTypeRecord,
   type VocabularyRecord,
 } from '../records.js';
-import { QUALIFIED_CONCEPT_COLUMNS } from './search/exact-lookups.js';
-import { toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 interface StoredVocabularyRow extends Omit<VocabularyRecord, 'earliest_start_date' | 'latest_start_date'> {
   earliest_start_date: number | null;

@@ -15,7 +15,7 @@ import type {
 } from '../relationship-store.js';
 import type { LinkedConcept } from '../release-store.js';
 import { formatStoredDate } from '../records.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 interface StoredRelationshipRow extends StoredConceptRow {
   r_concept_id_1: number;

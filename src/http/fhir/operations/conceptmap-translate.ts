@@ -17,7 +17,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError, notFound, validationError } from '../../../services/errors.js';
-import type { ConceptMapRelationship } from '../../../services/fhir/administrative-concept-maps.js';
+import type { ConceptMapRelationship } from '../../../services/fhir-resolver/administrative-concept-maps.js';
 import { nearestKnownSystem } from '../../../services/fhir/code-system-uris.js';
 import { terminologySystem, type TerminologySystem } from '../../../services/terminology/code-system-concept.js';
 import { parseImplicitValueSetUrl } from '../../../services/terminology/implicit-value-set-url.js';

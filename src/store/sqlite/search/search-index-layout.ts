@@ -4,13 +4,13 @@
  * the keys of the precomputed counts, and the fingerprint that ties a store to the code that built it.
  *
  * The fingerprint is a sha256 over a canonical JSON of this layout and of the search model it bakes
- * in (src/services/search/search-model-definition.ts). The loader records it in search_index_meta;
+ * in (src/search-model/search-model-definition.ts). The loader records it in search_index_meta;
  * a server whose fingerprint differs refuses the store (see assertSearchIndexFingerprint) rather
  * than search it with an order, keys or tokens it was not built with.
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { searchModelDefinition } from '../../../services/search/search-model-definition.js';
+import { searchModelDefinition } from '../../../search-model/search-model-definition.js';
 import type { StandardFlag } from '../../search-store.js';
 
 /**
