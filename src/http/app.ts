@@ -26,7 +26,7 @@ import { registerRelationshipRoutes } from './rest/relationship-routes.js';
 import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
 import { registerDomainRoutes } from './rest/domain-routes.js';
-import { registerFhirSurface } from './fhir/fhir-surface.js';
+import { registerFhirSurface } from './fhir-surface.js';
 import { registerOAuth2TokenRoute } from './oauth2-token-route.js';
 import { registerLandingPage } from './pages/landing.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
