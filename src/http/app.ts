@@ -1,9 +1,7 @@
 /**
- * Assembles the HTTP application: cross-cutting plumbing first (request ids, gate, errors, headers,
- * body encoding and number checks, API reference), then the thin REST and FHIR adapters. Routes
- * need an API key unless they declare `config.public` (/, health, /openapi.json, /docs and its
- * assets). Transport (TLS, plain-HTTP rejection) is set up by ./transport.ts; this module works on
- * any Node server Fastify is given.
+ * Assembles the HTTP application: the cross-cutting plumbing first (request ids, gate, errors, headers, body
+ * encoding, number checks, API reference), then the thin REST and FHIR adapters; routes need a key unless
+ * `config.public`.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';

@@ -1,15 +1,6 @@
 /**
- * Loads one Athena download into a new, immutable release store and publishes it atomically.
- *
- * Order of work: check the label and the source directory → create
- * `releases/.tmp-<label>-<buildId>/` → load every table (reference tables, CONCEPT, then the tables
- * pointing at concepts) → run the index builders → write store_meta, ANALYZE, close → compute the
- * vectors of semantic search (./embed-release.ts; unless `embeddings: false`) → write
- * manifest.json → one rename to `releases/<label>__<buildId>` → remove superseded builds of the
- * label → mark the default release. Any failure or abort before the rename removes the temp dir and
- * leaves every existing release as it was.
- *
- * Usable without the CLI (tests, benchmarks, `omopterm demo`).
+ * Loads one Athena download into a new, immutable release store in a temp dir and publishes it by one atomic
+ * rename; usable without the CLI (tests, benchmarks, `omopterm demo`).
  */
 import Database from 'better-sqlite3';
 import { rmSync, statSync, writeFileSync } from 'node:fs';

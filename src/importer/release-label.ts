@@ -1,9 +1,6 @@
 /**
- * The label a release is loaded under: canonical `YYYY.Q`, a year and the release of that year,
- * 1–4 (OHDSI publishes at most four vocabulary releases a year). The server also accepts the
- * alias `YYYYvQ` when a request selects a release (release-registry.ts), but a release is always
- * stored under its canonical label, so `load` refuses the alias and names the canonical form.
- * The label `demo` is reserved for the bundled demo vocabulary, which only `omopterm demo` loads.
+ * The label a release is loaded under: canonical `YYYY.Q` (quarter 1–4); `load` refuses the alias `YYYYvQ`, naming
+ * the canonical form, and `demo` is reserved for the bundled demo vocabulary, which only `omopterm demo` loads.
  */
 import { DEMO_RELEASE_LABEL } from '../store/release-manifest.js';
 

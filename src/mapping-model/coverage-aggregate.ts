@@ -1,13 +1,7 @@
 /**
- * Mapping coverage per source vocabulary, source domain and target vocabulary, accumulated in one
- * pass over the valid concepts in concept_id order (the loader does it once per release; see
- * src/importer/mapping-quality-summary.ts). Pure: no SQL, no HTTP.
- *
- * A source concept counts when it is valid (invalid_reason empty); it is mapped to a target
- * vocabulary when it has a valid 'Maps to' row to a concept of that vocabulary. Besides the counts,
- * the first UNMAPPED_SAMPLE_LIMIT concept ids (ascending) of each (source, domain) and of each
- * (source, domain, target) that are not mapped are kept, so a coverage request can list unmapped
- * concepts without scanning.
+ * Mapping coverage per source vocabulary, source domain and target vocabulary, accumulated in one pass over the
+ * valid concepts in concept_id order (once per release, by src/importer/mapping-quality-summary.ts); pure, no SQL,
+ * no HTTP.
  */
 
 import type { SourceDomainCoverage, TargetDomainCoverage } from '../store/mapping-quality-records.js';

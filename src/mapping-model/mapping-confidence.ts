@@ -1,26 +1,7 @@
 /**
- * The mapping confidence model (E10). Athena publishes no confidence for its mappings, so omopterm
- * derives one per mapping row ('Maps to' or 'Maps to value', valid rows only) from signals the
- * release does carry. It is a weighted sum of five scores, each in [0, 1], rounded to 4 decimals:
- *
- *   confidence = 0.30 × name similarity      token Dice coefficient of source and target names:
- *                                             2·|A∩B| / (|A|+|B|) over the sets of content words
- *                                             (accents removed, lower case, split on non-letters
- *                                             and non-digits, stop words dropped); 1 when the row
- *                                             maps a concept to itself; 0 when either set is empty
- *              + 0.15 × relationship kind     'Maps to' 1, 'Maps to value' 0.5 (the value half of a
- *                                             split composite)
- *              + 0.20 × fan-out               1 / n, n = the source's valid mapping rows
- *                                             (one-to-one 1, one-to-two 0.5, …)
- *              + 0.20 × target status         valid standard 1, valid non-standard 0.5, invalid 0
- *              + 0.15 × hierarchy agreement   1 when source and target are in the same domain, else 0
- *
- * CONCEPT_RELATIONSHIP_METADATA (mapping source, reviewer, predicate) is not loaded by omopterm, so
- * no row has such data: it contributes nothing and `mappings_with_quality_data` is 0.
- *
- * The model is deterministic: the same release gives the same numbers. Bands (spec "Confidence
- * bands"): excellent ≥ 0.9, good 0.7 to < 0.9, moderate 0.5 to < 0.7, poor < 0.5; "high quality"
- * (high_quality_percentage) is a confidence above 0.8.
+ * The mapping confidence model (E10): a deterministic weighted sum of five scores in [0, 1] (name similarity,
+ * relationship kind, fan-out, target status, hierarchy agreement) per valid 'Maps to' / 'Maps to value' row, and
+ * its bands.
  */
 import { contentTokens } from '../search-model/stop-words.js';
 import { tokenize } from '../search-model/text-normalization.js';

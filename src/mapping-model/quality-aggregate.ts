@@ -1,11 +1,7 @@
 /**
- * Per vocabulary pair (source vocabulary → target vocabulary), everything the mapping quality report
- * (E10) is made from, accumulated in one pass over the mapping rows. The loader builds these once
- * per release (src/importer/mapping-quality-summary.ts) and stores them; requests only format them
- * (src/services/mapping-quality/quality-report.ts). Pure: no SQL, no HTTP.
- *
- * Confidences are rounded to 4 decimals, so the exact distribution fits in a sparse count per value
- * (at most 10,001 entries): medians, percentiles, histograms and moments are exact, not sampled.
+ * Per vocabulary pair, everything the mapping quality report (E10) is made from, accumulated in one pass over the
+ * mapping rows by the loader (src/importer/mapping-quality-summary.ts) and only formatted by requests; pure, no
+ * SQL, no HTTP.
  */
 import {
   CONFIDENCE_SCALE,

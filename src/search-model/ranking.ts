@@ -1,31 +1,7 @@
 /**
- * WHERE SEARCH IS RANKED. E4 ranking rules 1–6, the tie-breaks and the demoted classes, as data and
- * small pure functions shared by the index builder (query-independent part) and the search service
- * (query-dependent part).
- *
- * The final order of a keyword search is the sort key
- *
- *   1. identifier tier (rule 1): the authoritative concept whose code or id equals the query, then its
- *      valid standard `Maps to` targets, then every other concept whose id or code equals the query;
- *   2. for everything else, the rank group: evidence class (rule 2 standard → rule 3 classification →
- *      rule 4 non-standard → rule 5 non-clinical artifact → rule 6 invalid) and, inside each class,
- *      core domain (Condition, Drug, Procedure, Measurement, Device) before the other domains. With
- *      the demotion off (see rankGroups) every valid concept is in one group (text relevance alone),
- *      followed by the invalid ones;
- *   3. the text tier (see TextTier; "full-text rank"): exact name, exact synonym, name phrase, all
- *      words in the name, all words in name+synonyms, word prefixes in the name, word prefixes
- *      anywhere, word fragments in the name, word fragments anywhere — a name match always before a
- *      synonym match of the same quality (search rule 3);
- *   4. the similarity bucket: pg_trgm-style similarity of a containing match is ≈ |query| / |name|,
- *      so for one query it falls as the name gets longer; names are put in geometric length buckets
- *      (each 20 % longer than the previous) and a shorter bucket ranks first;
- *   5. ties: vocabulary authority (VOCABULARY_AUTHORITY, unknown vocabularies last), then exact name
- *      length, then concept_id.
- *
- * Items 4–5 do not depend on the query: the index builder sorts every concept once by
- * (length bucket, authority, name length, concept_id) into its static ordinal ("ord"), and stores
- * each concept in the partition ("band") of its evidence class and core/non-core domain. A search
- * then walks each band's full-text index in ord order and stops after one page.
+ * Where keyword search is ranked: the E4 rules 1–6, tie-breaks and demoted classes as data and small pure
+ * functions, shared by the index builder (the static ord and band of each concept) and the search service (the
+ * query's part).
  */
 import { authorityRank } from './vocabulary-authority.js';
 

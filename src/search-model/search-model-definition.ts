@@ -1,13 +1,7 @@
 /**
- * Everything of the search model that a built search index bakes in, as plain data: the rank bands
- * (evidence classes × core domains), the length buckets and the static order, the vocabulary
- * authority order, the stop words, the tokenizer and the hash of the exact-match keys. The index
- * layout (for SQLite, src/store/sqlite/search/search-index-layout.ts) hashes this into the fingerprint a store
- * records at load, so that a store built by a server with other definitions is refused at open
- * instead of being searched with an order and keys it was not built with.
- *
- * Functions are captured by what they return for fixed probe inputs, so a changed implementation
- * changes the definition even when no constant changed.
+ * Everything of the search model a built search index bakes in, as plain data (rank bands, length buckets,
+ * authority order, stop words, tokenizer, exact-key hash), hashed into the fingerprint with which a store built
+ * otherwise is refused.
  */
 import { VOCABULARY_AUTHORITY } from './vocabulary-authority.js';
 import {

@@ -1,12 +1,7 @@
 /**
- * How text is compared, in one place, for the index builder and the query side alike:
- *
- * - `exactKey` — the form used for "equals" (match_type `exact`, the exact-match flag, search rule 4's
- *   exact synonym): Unicode NFKC, lower case, whitespace collapsed. Punctuation and accents count.
- * - `tokenize` — the words used for keyword and substring matching: accents removed (NFKD without
- *   combining marks), lower case, split on every character that is not a letter or a digit. The
- *   full-text index is fed the tokens joined by single spaces, so the index and the query side
- *   always agree on what a word is (e.g. "COVID-19" → covid, 19; "Sjögren's" → sjogren, s).
+ * How text is compared, in one place for the index builder and the query side: `exactKey` (NFKC, lower case,
+ * collapsed whitespace) for "equals", and `tokenize` (accents removed, lower case, split on non-alphanumerics) for
+ * words.
  */
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;

@@ -1,29 +1,6 @@
 /**
- * THE E4 TIER PLAN: which texts match a query at which text tier, independent of any index backend.
- * A store's full-text index only has to answer "which concepts' name (or name and synonyms) contain
- * these words"; this module says which words, and which better tiers a tier leaves out:
- *
- *   name_phrase    name: all words in order                  (multi-word phrasings only)
- *   name_words     name: W                   unless  name: phrase
- *   any_words      name+syn: W               unless  name: W
- *   name_prefixes  name: PF                  unless  name+syn: W
- *   any_prefixes   name+syn: PF              unless  name: PF,  name+syn: W
- *   name_fragments name: F                   unless  name+syn: PF
- *   any_fragments  name+syn: F               unless  name: F,   name+syn: PF
- *   union          name+syn: F               (every tier together: what the total counts)
- *
- * with W = every required word, PF = every required word as a word or the start of a word,
- * F = as a word, start of a word or part of a word (W ⊆ PF ⊆ F), OR-ed over the phrasings. (With
- * one required word, the fragment tiers match F-minus-PF words only: the same concepts.) A word
- * part widens only when it has 3+ characters (or it is the autocomplete word). The prefix tiers
- * exist only when some word has prefix expansions, the fragment tiers only when some word has
- * fragment expansions. Expansions are every indexed word that starts with / contains the part (E4
- * matching rule 2: substring matching is complete), looked up in the store's word dictionary.
- *
- * Plans are per band and pure: the store looks up each required word's expansions in its
- * dictionary, keeps those that occur in the band (so a rare word's expansions shrink to the few that
- * occur there) and hands them over as BandExpansions; tierPlan() turns them into the tier's plan,
- * dropping an `unless` part that can match nothing in the band.
+ * The E4 tier plan: which texts match a query at which text tier and which better tiers each leaves out, per band
+ * and independent of any index backend; tierPlan() turns a band's word expansions into the tier's plan.
  */
 import { BAND_COUNT } from './ranking.js';
 

@@ -1,16 +1,6 @@
 /**
- * Layout of a data directory:
- *
- *   <data-dir>/
- *     releases/<label>__<build-id>/store.sqlite   one immutable store per loaded build
- *     releases/<label>__<build-id>/manifest.json
- *     releases/.tmp-<label>-<build-id>/             a load in progress (invisible to servers)
- *     default-release                               label of the default release (optional; load --default, releases default)
- *     state.sqlite                                  API keys and usage (embedded state store)
- *     tls/                                          generated self-signed certificate
- *
- * A build becomes visible by one atomic rename of its finished temp directory. When a label is
- * loaded again (--replace) the newest build wins and older builds of that label are removed.
+ * The layout of a data directory (releases/<label>__<build-id>/, their temp dirs, default-release, state.sqlite,
+ * tls/) and the operations on it; a build becomes visible by one atomic rename of its finished temp directory.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

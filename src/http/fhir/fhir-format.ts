@@ -1,10 +1,7 @@
 /**
- * FHIR wire formats (FHIR http.html §mime-type): JSON (`application/fhir+json`, the default) and XML
- * (`application/fhir+xml`), chosen by the `_format` query parameter, else the Accept header;
- * `_pretty=true` indents. Answers are written as XML by FHIR's version-independent rules
- * (./fhir-xml.ts), so R5 elements survive on /fhir/r5 and /fhir/r6; XML request bodies are read by
- * the `fhir` library (its R4 definitions suffice for the Parameters resources operations take).
- * Errors on /fhir paths use the same choice (registered with src/http/plumbing/error-responses.ts).
+ * FHIR wire formats: JSON (the default) or XML, chosen by `_format`, else the Accept header, with `_pretty`;
+ * answers are written as XML by FHIR's version-independent rules (./fhir-xml.ts) and XML bodies read by the `fhir`
+ * library.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fhir } from 'fhir';

@@ -1,24 +1,6 @@
 /**
- * FHIR JSON → FHIR XML by the format's own rules (FHIR xml.html, json.html), which are the same in
- * every FHIR version; nothing here depends on a version's definitions, so an R5-only element
- * (ConceptMap `relationship`) is written like any other:
- * - a resource is an element named by its resourceType, in the namespace http://hl7.org/fhir; a
- *   property whose value is a resource (`contained`, `resource`, …) wraps that resource's element;
- * - a primitive is `<name value="…"/>`; its `_name` sibling (id, extensions) is merged into it, the
- *   id as an attribute and the extensions as children; arrays pair up index by index (null for none);
- * - an object is an element with the object's properties as children, except the `id` of an
- *   element (not of a resource) and the `url` of an extension, which are attributes;
- * - an array is the element repeated;
- * - a Narrative `div` is XHTML, written as it is (when it is well-formed; otherwise it is left out
- *   rather than break the document);
- * - elements follow the JSON property order (the order FHIR's JSON and XML share).
- * Values are XML-escaped; characters XML 1.0 cannot carry become U+FFFD. A property name that is not
- * an XML name (never a FHIR element) is left out.
- *
- * Written by hand: no XML library is a dependency of the project (the `fhir` library reads XML with
- * definitions of R4 and writes by them too, dropping R5 elements), and writing is the simple way of
- * the two. Reading XML request bodies stays with the `fhir` library (./fhir-format.ts), after
- * xmlWellFormednessError below has checked the document with that library's own parser (sax).
+ * FHIR JSON → FHIR XML by the format's own version-independent rules (FHIR xml.html, json.html), written by hand,
+ * so an R5-only element is written like any other; also the well-formedness check of XML request bodies.
  */
 import { createRequire } from 'node:module';
 

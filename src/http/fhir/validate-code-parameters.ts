@@ -1,8 +1,7 @@
 /**
- * The input and output Parameters of $validate-code, shared by CodeSystem/$validate-code and
- * ValueSet/$validate-code: reading the code to validate (`code` with its system, `coding`, or
- * `codeableConcept`) and writing a validation as `result`, `message`, `display`, `code`, `system`,
- * `version`, `codeableConcept` and an `issues` OperationOutcome.
+ * The input and output Parameters shared by CodeSystem/$validate-code and ValueSet/$validate-code: reading the
+ * code to validate and writing a validation as `result`, `message`, `display`, …, and an `issues`
+ * OperationOutcome.
  */
 import { validationError } from '../../services/errors.js';
 import { CODE_PATHS, CODING_PATHS, type CodeValidation, type CodingPaths, type ValidationIssue } from '../../services/terminology/code-validation.js';

@@ -1,8 +1,6 @@
 /**
- * The meaning-based services' context for one request: the selected release's vectors, the
- * server's embedding provider, a lexical scorer with the release's word weights, and the caller's
- * licence. Shared by the semantic search routes (which answer 503 semantic_unavailable without
- * vectors) and the FHIR resolver (which falls back to keyword and lexical matching).
+ * The meaning-based services' context for one request: the release's vectors, the server's embedding provider, a
+ * lexical scorer with the release's word weights and the caller's licence.
  */
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';

@@ -1,18 +1,6 @@
 /**
- * What turns text into vectors for meaning-based search. Two implementations:
- *
- * - the built-in default (./lexicon/lexicon-provider.ts): needs no download and no model hub. Its
- *   knowledge is the release's own lexicon (word statistics and word equivalences learned at load
- *   from the release's synonyms and the names on both ends of its `Maps to` rows) plus pretrained
- *   English word vectors shipped on npm, and character trigrams so unseen words still embed;
- * - a local sentence-embedding model in ONNX format (./local-model-provider.ts), loaded from a
- *   directory the operator names (`--embedding-model DIR`), never from the network.
- *
- * Vectors are computed per release (`omopterm load`, or `omopterm embed --release X`) and stored
- * with it, tagged with the provider's id and dimension; a server only searches a release's vectors
- * with the provider that built them (see src/services/semantic/semantic-index-registry.ts).
- *
- * HTTP-free and SQL-free: this is a service-layer contract.
+ * What turns text into vectors for meaning-based search: the contract of the built-in lexicon provider and of a
+ * local ONNX model provider; vectors are computed per release and searched only with the provider that built them.
  */
 
 export interface EmbeddingProvider {

@@ -1,28 +1,7 @@
 /**
- * The local-model embedding provider: a sentence-embedding model in ONNX format, loaded from a
- * directory the operator names (`--embedding-model DIR`) through @huggingface/transformers, never
- * from the network.
- *
- * The directory is a Hugging Face / transformers.js export:
- *   config.json, tokenizer.json, tokenizer_config.json, and onnx/model.onnx (fp32, preferred) or
- *   onnx/model_quantized.onnx (int8, used only when there is no fp32 file).
- * Texts go through the model's own tokenizer (truncated at its model_max_length), the token vectors
- * are pooled and the result normalized to unit length. Pooling is the mean over the attention mask
- * (all-MiniLM-L6-v2, BioLORD, E5 and most sentence-transformers models) unless the directory has a
- * sentence-transformers `1_Pooling/config.json` that asks for the [CLS] token (BGE, SapBERT).
- *
- * Offline by construction: remote loading is disabled in the library (`env.allowRemoteModels =
- * false`, `local_files_only`), its file caches are off, and the model is named by its absolute
- * path, which is never a hub model id, so the library reads every file from that directory and
- * never builds a hub URL. A missing file fails here, before the library is involved, with a
- * message naming the files expected.
- *
- * @huggingface/transformers is an optionalDependency (with onnxruntime-node and -web, ~460 MB): it is
- * imported only when a model directory is configured, and its absence is a clear error.
- *
- * The provider id, `local-model/<dir name>@<first 12 hex of the model file's sha256>` (with `+cls`
- * appended for [CLS] pooling), changes whenever the model file does, so vectors built with one
- * model are never searched with another.
+ * The local-model embedding provider: a sentence-embedding ONNX model loaded offline from the directory the
+ * operator names (`--embedding-model DIR`) through @huggingface/transformers, mean- or [CLS]-pooled and
+ * normalised.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';

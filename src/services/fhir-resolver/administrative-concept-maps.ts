@@ -1,25 +1,7 @@
 /**
- * The administrative FHIR codes of the HL7 FHIR-to-OMOP implementation guide (spec E7 rule 5):
- * gender, encounter class, admission source, discharge disposition, condition clinical status,
- * allergy/intolerance category, immunization information source and route, race and ethnicity.
- * They are not codes of an OMOP vocabulary, so the resolver cannot look them up in a release; the
- * IG's ConceptMaps (http://hl7.org/fhir/uv/omop/ConceptMap/<id>) say which OMOP concept each one
- * becomes, and this module carries those facts as the project's own table.
- *
- * Sources: the published maps of the IG (main branch, R5 `relationship`) and, marked
- * `published: false`, the proposals of the unmerged IG pull request 23 (R4 `equivalence`,
- * converted to R5: relatedto → related-to, equivalent → equivalent): RaceClass, EthnicityClass
- * and the condition-clinical `active` and `inactive` rows of ConditionStatusConcepts. Where the
- * pull request repeats a published row (gender, immunization source and route, `resolved`), the
- * published row is the one kept. Vocabulary-coded maps of the IG (ConditionConcepts,
- * ProcedureType, VitalSignsCodes, BloodPressureCodes, AllergySubstanceType,
- * ImmunizationVaccine) are not here: their codes are SNOMED, LOINC, RxNorm or CVX codes, which the
- * resolver resolves through the vocabulary itself.
- *
- * targetTable/targetField say where the IG puts the code (an admission source is a Visit concept,
- * but it fills visit_occurrence.admitted_from_concept_id, not visit_concept_id). targetDomainId is
- * the OMOP domain the map's targets belong to (the release's own concept, when it has it, is the
- * better witness: GenderClass `other` points at a non-standard PCORNet concept).
+ * The administrative FHIR codes of the HL7 FHIR-to-OMOP IG (E7 rule 5: gender, encounter class, race, …), which
+ * are not codes of an OMOP vocabulary, with the OMOP concept each becomes by the IG's ConceptMaps, as the
+ * project's own table.
  */
 import { ADMINISTRATIVE_CODE_SYSTEMS } from '../fhir/code-system-uris.js';
 import { cdmTargetOf, type CdmTarget } from './cdm-target.js';

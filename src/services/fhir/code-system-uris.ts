@@ -1,22 +1,7 @@
 /**
- * FHIR code-system URIs and the OMOP vocabularies they name (fhir-and-omop-notes.md §4). A FHIR
- * Coding names its code system by URI (`http://snomed.info/sct`); OMOP names it by vocabulary_id
- * (`SNOMED`). The resolver turns a system into a vocabulary here, and the FHIR surface turns a
- * vocabulary back into its canonical URI.
- *
- * The canonical URIs are the preferred URIs of the HL7 Terminology (THO) NamingSystems (HL7/UTG
- * input/sourceOfTruth/external/hta/namingSystems), each with its preferred OID and the older or
- * alternative URIs THO keeps for backward compatibility; a few vocabularies THO does not register
- * carry the URI of their national HL7 affiliate's registry (`source` says which). Aliases also
- * cover the non-THO URIs of tx.fhir.org's OMOP provider (`.../sid/icd-9-proc`, `HCPCS-all-codes`).
- * Besides vocabularies, a system may be the OMOP concept system (the code is a concept_id) or one
- * of the administrative code systems the FHIR-to-OMOP IG maps (listed here; their maps are in
- * src/services/fhir-resolver/administrative-concept-maps.ts).
- *
- * Matching forgives what senders get wrong without meaning another system: surrounding spaces, a
- * trailing slash, http for https and back, a `|version` suffix, case in the scheme and host,
- * SNOMED CT edition URIs, and OIDs as `urn:oid:` or bare. An unknown system gets, for its error,
- * the nearest known canonical URI by edit distance.
+ * FHIR code-system URIs and the OMOP vocabularies they name (canonical URIs from HL7 THO, with OIDs and aliases):
+ * the resolver turns a system into a vocabulary here, forgiving harmless spelling slips, and the FHIR surface
+ * turns it back.
  */
 import { typoDistance } from '../../search-model/semantic/lexicon/typo-matching.js';
 

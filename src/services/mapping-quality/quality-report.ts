@@ -1,9 +1,6 @@
 /**
- * GET /v1/mappings/quality/{source}/{target} (E10, "Mapping quality result"): formats the pair's
- * load-time aggregate (src/mapping-model/quality-aggregate.ts) into the report, kept per open release, pair and flags
- * (only `meta` is made per request). Figures the release cannot support
- * (validation, disputes, mapping sources other than the official one, equivalence other than
- * identical names) are null, each with its reason beside it (`*_reason`) and in `notes`.
+ * GET /v1/mappings/quality/{source}/{target} (E10): formats the pair's load-time aggregate into the report, kept
+ * per open release, pair and flags; figures the release cannot support are null with their reason.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { LruCache } from '../../lru-cache.js';

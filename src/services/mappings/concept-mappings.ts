@@ -1,20 +1,6 @@
 /**
- * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP
- * (client-compatibility §1.4). By default the 'Maps to' rows (non-standard → standard, and a
- * standard concept's row to itself, as Athena publishes them); `relationship_ids` names others
- * ('Maps to value', 'Mapped from', …), which are listed in the order given, each ordered by target
- * concept_id. Invalid rows are included unless asked otherwise (the clients' server default); an
- * invalid row is one whose relationship row or target concept carries an invalid_reason.
- *
- * Licence rules: a source the caller may not see is 403 (as its lookup is); a target vocabulary the
- * caller names but may not see is 403; targets in vocabularies the caller may not see are left out
- * and not counted.
- *
- * `confidence` (0–1) is the E10 model of src/services/mapping-quality/mapping-confidence.ts, so a
- * row carries the number the E10 aggregates counted for it: fan-out is the source's valid 'Maps to'
- * and 'Maps to value' rows in the whole release (as E10 counts them, whatever the caller may see);
- * relationship ids outside the model ('Mapped from', …) score 0 for relationship kind; a row whose
- * relationship row is invalid (retired by Athena, outside the model) has confidence 0.
+ * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP ('Maps to' by
+ * default), under the licence rules, each with the E10 confidence the quality aggregates counted for it.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';

@@ -1,8 +1,6 @@
 /**
- * E4 ranking rule 1: the concepts whose concept_id or concept_code equals the query — for a bare code
- * shaped like an ICD10CM, SNOMED or LOINC code (or a code of the first listed vocabulary filter) the
- * concept of that vocabulary first, then its valid standard `Maps to` targets, then every other
- * id/code match.
+ * E4 ranking rule 1: the concepts whose concept_id or concept_code equals the query, the authoritative
+ * vocabulary's concept first, then its valid standard `Maps to` targets, then every other id/code match.
  */
 import type { ExactLookups, IndexFilter, SearchHit, SearchStore } from '../../store/search-store.js';
 import { asConceptId, codeShapeVocabulary } from './code-shapes.js';

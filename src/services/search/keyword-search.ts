@@ -1,9 +1,6 @@
 /**
- * Keyword search (E4), the public entry points: one search, or a batch of searches (bulk search)
- * that share their index round trips. The steps of one search are in ./ranked-page.ts (prepare →
- * rank the page → materialise), rule 1 in ./identifier-tiers.ts, the exact tiers in
- * ./exact-tiers.ts, the indexed text tiers in ./tier-streams.ts and src/search-model/tier-plan.ts, the order
- * itself in src/search-model/ranking.ts. Recent results are kept by ./result-cache.ts.
+ * Keyword search (E4), the public entry points: one search, or a batch of searches (bulk search) that share their
+ * index round trips.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { ServiceError } from '../errors.js';

@@ -1,8 +1,6 @@
 /**
- * Paging over the ranked result list without materialising it: the list is a concatenation of
- * ordered sources (identifier matches, exact matches, then one stream per rank group and text tier).
- * A page skips whole sources by their (capped) counts and reads only the source(s) the page falls in,
- * so page n costs about n × page_size index steps and never a sort of all matches.
+ * Paging over the ranked result list without materialising it: the list is a concatenation of ordered sources, and
+ * a page skips whole sources by their (capped) counts and reads only the sources it falls in.
  */
 import { ordOfRank } from '../../search-model/ranking.js';
 

@@ -1,8 +1,6 @@
 /**
- * One keyword search from request to records, in three steps that a batch can interleave
- * (./keyword-search.ts): prepareSearch validates and parses, rankPage places the page's ranks
- * (rule 1, the exact tiers, then one ranked stream per rank group and text tier, merged by
- * ./page-assembly.ts), materialise turns the placed ranks into result records.
+ * One keyword search from request to records in three steps a batch can interleave: prepareSearch validates and
+ * parses, rankPage places the page's ranks, materialise turns them into result records.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';

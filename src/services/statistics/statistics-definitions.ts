@@ -1,11 +1,6 @@
 /**
- * WHAT THE STATISTICS FIGURES MEAN. Written once here; served in the responses
- * (`quality_metrics.definitions`), the OpenAPI descriptions and the README. The loader computes them
- * (src/importer/statistics-accumulator.ts); the tests recompute them from the fixture files.
- *
- * Percentages are numbers from 0 to 100 and scores are fractions from 0 to 1, both rounded to 2
- * (percentages) or 4 (scores) decimals; concept_growth_rate is a percentage change and can be
- * negative or above 100.
+ * What the statistics figures mean, written once here and served in the responses (`quality_metrics.definitions`),
+ * the OpenAPI descriptions and the README.
  */
 export const STATISTICS_DEFINITIONS = {
   hierarchy:

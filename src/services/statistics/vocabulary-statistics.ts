@@ -1,14 +1,7 @@
 /**
- * E5 vocabulary statistics. Concept, domain and class figures come from the concept summary
- * (MetadataStore.conceptSummary); hierarchy, relationship, mapping, language, quality and per-year
- * figures from the load-time statistics tables (StatisticsStore): a request is a few small reads.
- * The release trend and concept_growth_rate read the same summaries of the other loaded releases.
- *
- * Always present: concept_statistics, concept_class_statistics, relationship_statistics,
- * language_statistics, quality_metrics, notes. With their flags only: hierarchy_statistics
- * (include_hierarchy_stats), domain_statistics (include_domain_breakdown), mapping_statistics
- * (include_mapping_stats), trend_data and release_trend (include_trend_data).
- * Definitions of every figure: ./statistics-definitions.ts.
+ * E5 vocabulary statistics, from the concept summary and the load-time statistics tables so a request is a few
+ * small reads; the trend reads the same summaries of the other loaded releases (figures defined in
+ * ./statistics-definitions.ts).
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { domainCatalog } from '../domains/domain-catalog.js';

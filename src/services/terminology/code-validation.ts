@@ -1,17 +1,7 @@
 /**
- * CodeSystem/$validate-code as domain logic: is a code (given alone, as a Coding or inside a
- * CodeableConcept) a code of the named code system in this release, and is its display right?
- * Plain results; the FHIR edge writes the Parameters resource.
- *
- * The outcome follows the HL7 OMOP conformance tests (omop-validate-*.json), whose model is
- * tx.fhir.org: a code-level problem is a result of false with an issue, never an error — an unknown
- * code (issue `code-invalid`, tx-issue-type `invalid-code`), a display that is neither the concept
- * name nor one of its synonyms (`invalid`, `invalid-display`; compared ignoring case and runs of
- * spaces), an unknown system or version (`not-found`, which also names the system in
- * `unknownSystem`). Each issue carries the path of the element it is about, which depends on how the
- * code was given: `code`/`display`/`system`, `Coding.code`…, `CodeableConcept.coding[i].code`….
- * A CodeableConcept is valid when one of its codings is; the issues of the others then become
- * warnings. A concept of a vocabulary the caller may not see is a 403, as everywhere.
+ * CodeSystem/$validate-code as domain logic: whether a code, Coding or CodeableConcept is a code of the named
+ * system in this release with a right display, a code-level problem being result false with an issue, never an
+ * error.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,10 +1,6 @@
 /**
- * GET /v1/vocabularies/{id}/stats and /stats/domains/{domain_id} (client-compatibility §1.5): concept
- * counts of one vocabulary, overall or within one domain, from the concept summary. Definitions:
- * active_concepts are concepts without an invalid_reason; valid_start_date is the earliest
- * valid_start_date of the vocabulary's concepts, valid_end_date the latest valid_end_date and
- * last_updated the latest valid_start_date (the last time a concept was added or changed); null when
- * the vocabulary has no concepts.
+ * GET /v1/vocabularies/{id}/stats and /stats/domains/{domain_id}: the concept counts of one vocabulary, overall or
+ * within one domain, from the concept summary.
  */
 import type { AccessPolicy } from '../access-policy.js';
 import { notFound } from '../errors.js';

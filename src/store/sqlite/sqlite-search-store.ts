@@ -1,11 +1,7 @@
 /**
- * SQLite implementation of SearchStore over the tables written by src/importer/build-search-index.ts
- * (layout: ./search/search-index-layout.ts). This class only wires the parts together:
- *   ./search/exact-lookups.ts    rule-1 identifiers, exact names and synonyms (batched)
- *   ./search/word-dictionary.ts  word bands and expansions (prefix, substring), a query's in one band
- *   ./search/text-streams.ts     per-band tier streams, union counts, textual-match checks
- *   ./search/fts-expressions.ts  tier plans (src/search-model/tier-plan.ts) as FTS5 queries
- * and answers the few lookups by rank and by concept itself.
+ * SQLite implementation of SearchStore over the tables of src/importer/build-search-index.ts: it wires together
+ * the parts in ./search/ (exact lookups, word dictionary, text streams, FTS expressions) and answers lookups by
+ * rank.
  */
 import type Database from 'better-sqlite3';
 import type { ConceptRecord, SynonymRecord } from '../records.js';

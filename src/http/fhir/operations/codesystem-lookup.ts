@@ -1,8 +1,6 @@
 /**
- * CodeSystem/$lookup (E13), GET and POST on every FHIR version: reads `system`, `code` (or `coding`),
- * `version` and `property`, looks the code up with src/services/terminology/code-system-lookup.ts and
- * writes the Parameters answer. r5/r6 also return the looked-up `code` and `system` (R5 outputs; R4
- * has neither), and property dates are `valueDate`, as in the HL7 OMOP $lookup fixtures.
+ * CodeSystem/$lookup (E13), GET and POST on every FHIR version: reads the code and `property`, looks it up with
+ * src/services/terminology/code-system-lookup.ts and writes the Parameters answer for the version.
  */
 import type { FastifyInstance } from 'fastify';
 import { lookupConcept, type ConceptLookup, type LookupPropertyValue } from '../../../services/terminology/code-system-lookup.js';

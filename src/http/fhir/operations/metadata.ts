@@ -1,9 +1,6 @@
 /**
- * What the FHIR surface says about itself (fhir-and-omop-notes.md §3.11):
- *   GET /fhir/{v}/metadata                    CapabilityStatement (instantiates the terminology-server statement)
- *   GET /fhir/{v}/metadata?mode=terminology   TerminologyCapabilities: every code system of the selected release
- *   GET /fhir/{v}/$versions                   the FHIR version of that base, which is also its default
- * The resources, interactions and operations listed are the ones registered (fhirCapabilities).
+ * What the FHIR surface says about itself: the CapabilityStatement, the TerminologyCapabilities and $versions,
+ * listing the resources, interactions and operations actually registered.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';

@@ -1,10 +1,6 @@
 /**
- * Builds a release's lexicon (./release-lexicon.ts) from streams of rows, as the embed pipeline
- * reads them: every indexed text (names and synonyms of standard and classification concepts) for
- * the document frequencies, and every pair of names that mean the same (a concept's name and each
- * of its synonyms, both ends of a `Maps to` row) for the word equivalences. Memory is bounded by the
- * number of distinct words (one counter each) and the learner's pairing table
- * (./word-equivalences.ts), never by the number of rows.
+ * Builds a release's lexicon (./release-lexicon.ts) from the embed pipeline's streams: indexed texts for document
+ * frequencies and same-meaning name pairs for word equivalences, in memory bounded by the distinct words.
  */
 
 import type { GloveVectors } from './glove-vectors.js';

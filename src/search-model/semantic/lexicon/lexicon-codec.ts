@@ -1,12 +1,6 @@
 /**
- * A release lexicon as bytes, stored with the release's vectors as the provider state.
- *
- * Layout (little-endian): the ASCII magic `omopterm-lexicon\n`, a uint32 format version, a uint32
- * length and that many bytes of JSON header (counts), then the sections, each starting at a multiple
- * of 4 bytes: words (UTF-8, separated by "\n"), document frequencies (uint32), equivalent offsets
- * (uint32), equivalent words (uint32), equivalent strengths (float32), GloVe rows (int32), GloVe
- * vectors (int8). A lexicon written by another format version is refused with the remedy: the
- * release must be embedded again.
+ * A release lexicon as bytes (magic, format version, JSON header, then 4-byte-aligned typed-array sections),
+ * stored with the release's vectors as the provider state; another format version is refused with the remedy.
  */
 
 import { ReleaseLexicon, type ReleaseLexiconData } from './release-lexicon.js';

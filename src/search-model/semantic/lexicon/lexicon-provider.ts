@@ -1,16 +1,7 @@
 /**
- * THE BUILT-IN DEFAULT EMBEDDING PROVIDER ("lexicon"): meaning from the release's own lexicon,
- * nothing downloaded.
- *
- * A text's exact representation is its feature map (./text-features.ts: IDF-weighted words and
- * their learned equivalents, character trigrams, pretrained word vectors). `embed()` projects that
- * map to LEXICON_DIMENSION dimensions (./random-projection.ts, seeded from a fixed string) and
- * scales it to unit length — only the nearest-neighbour index uses these vectors, to find
- * candidates. `similarity()` is the exact cosine of the feature maps: the score clients see.
- *
- * The provider is made from one release's lexicon (decoded from the state stored with its vectors,
- * ./lexicon-codec.ts), so the same text embeds to the same vector in every process that serves the
- * release.
+ * The built-in default embedding provider ("lexicon"): `embed()` randomly projects a text's feature map over the
+ * release's lexicon to a short unit vector for the index, and `similarity()` is the exact cosine of the feature
+ * maps.
  */
 
 import { LEXICON_PROVIDER_ID, type EmbeddingProvider } from '../embedding-provider.js';

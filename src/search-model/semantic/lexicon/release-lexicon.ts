@@ -1,15 +1,6 @@
 /**
- * A RELEASE'S LEXICON: what the default embedding provider knows about the words of one release.
- *
- * - inverse document frequencies over the release's indexed texts (names and synonyms of its
- *   standard and classification concepts), so "disorder" weighs little and "infarction" much;
- * - the word equivalences learned from its name pairs (./word-equivalences.ts), each word's
- *   strongest first;
- * - the pretrained word vector (int8, unit length × 127) of each of its words that GloVe knows.
- *
- * Built once per release by ./build-release-lexicon.ts while embedding, stored with the release's
- * vectors (./lexicon-codec.ts), so serving needs neither the GloVe package nor relearning. Words are
- * rows of flat typed arrays (equivalents in compressed-row form) to stay compact at 1M+ words.
+ * A release's lexicon, what the default embedding provider knows about its words: IDFs, learned word equivalences
+ * and pretrained word vectors, as rows of flat typed arrays; built once per release and stored with its vectors.
  */
 
 import { inverseDocumentFrequency, type IdfSource } from './sparse-features.js';

@@ -1,11 +1,6 @@
 /**
- * Sparse feature maps of text, the common ground of the default embedding provider
- * (./text-features.ts) and the plain lexical baseline (src/services/semantic/lexical-similarity.ts): words map to their
- * weights by the word itself, character trigrams by a 32-bit hash (with a kind salt, so a word's
- * hash and a trigram's never share a key); similarity is the cosine of two maps.
- *
- * Hashes are computed with Math.imul only, so they are the same on every platform and in every
- * process — the random projection (./random-projection.ts) is seeded from them.
+ * Sparse feature maps of text shared by the default embedding provider and the lexical baseline: words keyed by
+ * the word, character trigrams by a platform-independent 32-bit hash; similarity is the cosine of two maps.
  */
 
 /** Trigram (or hashed word) features: 32-bit key → weight. */

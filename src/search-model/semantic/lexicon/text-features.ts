@@ -1,28 +1,7 @@
 /**
- * WHAT THE DEFAULT PROVIDER SEES IN A TEXT: three parts, each scaled to unit length.
- *
- * - words: the text's distinct content words (lexiconWords; stop words dropped unless nothing else
- *   is left; a repeated word counts once) weighted by the release's IDF, plus each word's learned
- *   equivalents (./word-equivalences.ts) weighted by equivalence strength × the word's IDF ×
- *   `equivalents` — so "heart attack" and "myocardial infarction" share features once the release
- *   has taught attack↔infarction;
- * - trigrams: the character trigrams of each content word (padded: " re", "ren", …), each word's
- *   trigrams together weighing its IDF — subword features, so misspellings and drug or gene names
- *   no other text uses still meet their neighbours (in the exact score, a query word the release
- *   does not know may also match a candidate word a typo away: ./typo-matching.ts);
- * - glove: the IDF-weighted mean of the pretrained vectors of the words GloVe knows (100 dense
- *   features): topical closeness (kidney ~ renal, but also kidney ~ liver), hence a low weight.
- *
- * The similarity of two texts is the cosine of the concatenation [√w·words, √t·trigrams, √g·glove]
- * (w, t, g the part weights; an empty part drops out of the norm). With unit parts that is
- * Σ weight·(cosine of the part) / √(Σ weights of A's parts · Σ weights of B's parts): the weights
- * read directly as the mix of three cosines. The weights were tuned on the shared data (synonym
- * hold-out on eunomia-gibleed-2019 + the demo vocabulary, recall@10 / tutorial map by name, top-1),
- * one at a time from {equivalents 0.6, trigrams 0.5, glove 0.15}: equivalents 0 / 0.3 / 0.6 / 1 gave
- * 0.916/0.555, 0.930/0.560, 0.943/0.584, 0.949/0.591; glove 0 / 0.15 / 0.3 / 0.5 gave 0.938/0.579,
- * 0.943/0.584, 0.946/0.588, 0.946/0.589; trigrams 0.25 / 0.5 / 1 gave 0.938/0.591, 0.943/0.584,
- * 0.940/0.569. GloVe barely helps (topical, not synonym-level), hence its low weight. The final
- * table with ablations is in the README (The built-in provider).
+ * What the default provider sees in a text: IDF-weighted words with their learned equivalents, character trigrams,
+ * and the mean GloVe vector, each part unit-length; the similarity of two texts is a weighted mix of the three
+ * cosines.
  */
 
 import { contentTokens } from '../../stop-words.js';

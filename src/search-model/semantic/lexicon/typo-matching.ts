@@ -1,13 +1,6 @@
 /**
- * Typo tolerance at the word level: a query word the release does not know ("myocardail",
- * "hypertenshun") may stand for a word of a candidate text that is a few keystrokes away. Words are
- * compared by optimal-string-alignment distance (insertions, deletions, substitutions and adjacent
- * transpositions — the usual typing slips); a word of 4+ characters matches a candidate word within
- * MAX_TYPO_EDITS(length) edits, and the match counts (1 − edits/length)² of an exact one, so a
- * corrected word never scores as much as the real one.
- *
- * Only words the release does not know are treated as typos: "hypotension" is a word, and never a
- * misspelling of "hypertension".
+ * Typo tolerance at the word level: a query word the release does not know matches a candidate word within
+ * MAX_TYPO_EDITS(length) optimal-string-alignment edits, counting (1 − edits/length)² of an exact match.
  */
 
 import type { IdfSource } from './sparse-features.js';

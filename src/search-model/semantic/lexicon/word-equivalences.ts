@@ -1,27 +1,6 @@
 /**
- * WORD EQUIVALENCES LEARNED FROM A RELEASE'S OWN NAME PAIRS.
- *
- * A release is a parallel corpus: a concept's name and each of its synonyms say the same thing in
- * different words, and so do the names on both ends of a `Maps to` row ("Kidney disease" →
- * "Renal disorder"). For each pair of names the learner keeps the content words that occur on one
- * side only (words on both sides carry no evidence); when both one-sided sets are small (1 to
- * MAX_ONE_SIDED_WORDS words each) every word of one side is paired with every word of the other.
- * Over millions of pairs the true equivalents (kidney↔renal, attack↔infarction, tumor↔neoplasm)
- * keep meeting each other while chance pairings do not. A pairing is scored with Dice,
- * 2·together / (one-sided(x) + one-sided(y)), and kept when
- *
- * - it was seen at least MIN_REPEATED_COUNT (2) times with Dice ≥ MIN_REPEATED_DICE (0.2), or
- * - it was seen once with Dice ≥ MIN_SINGLE_DICE (0.5): both words are rare and met only each
- *   other — the evidence small vocabularies offer (the demo and test vocabularies teach kidney↔renal
- *   from one or two examples);
- *
- * and its strength is Dice · count/(count+1), so a pairing seen once counts at most half. A word
- * keeps its MAX_EQUIVALENTS_PER_WORD strongest equivalents.
- *
- * Memory stays bounded at full scale (3M+ pairs, 500k+ distinct words): words are interned to
- * integer ids, a pairing is one number key (two 26-bit ids), and when the pairing table exceeds
- * `maxTrackedPairings` the pairings seen once (then twice, …) are dropped until it is half full
- * (lossy counting: a pairing that matters repeats, and is seen again).
+ * Learns word equivalences from a release's own name pairs (synonyms, both ends of `Maps to`): one-sided words of
+ * each pair are paired, scored with Dice and kept above thresholds, in a pairing table of bounded memory.
  */
 
 import { STOP_WORDS } from '../../stop-words.js';

@@ -1,9 +1,7 @@
 /**
- * The full-text side of the SQLite search store: one band's stream of one tier (its concepts in ord
- * order, read page by page), per-band union counts, textual-match checks, and tag-only reads. Expressions come from
- * the tier plan (src/search-model/tier-plan.ts: the word dictionary's expansions in a band in, a plan
- * out) through ./fts-expressions.ts; counts and small streams are cached for the life of the
- * connection (a published store never changes).
+ * The full-text side of the SQLite search store: per-band tier streams in ord order read page by page, union
+ * counts, textual-match checks and tag-only reads, over FTS expressions built from tier plans by
+ * ./fts-expressions.ts.
  */
 import { LruCache } from '../../../lru-cache.js';
 import { ORD_SPAN } from '../../../search-model/ranking.js';

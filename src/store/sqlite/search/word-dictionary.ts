@@ -1,8 +1,7 @@
 /**
- * The word dictionary of a search index (tables search_word and search_word_trigram): the bands a
- * word occurs in, the indexed words that start with or contain a word part (the expansions of E4
- * matching rule 2), and from them a query's expansions in one band, which the tier planner
- * (src/search-model/tier-plan.ts) turns into a tier's plan.
+ * The word dictionary of a search index (search_word, search_word_trigram): the bands a word occurs in, and the
+ * indexed words that start with or contain a word part, giving a query's expansions in one band (E4 matching rule
+ * 2).
  */
 import { LruCache } from '../../../lru-cache.js';
 import { BAND_COUNT } from '../../../search-model/ranking.js';
