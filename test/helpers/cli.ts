@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SHARED_VOCAB = fileURLToPath(new URL('../../../shared/vocab/', import.meta.url));
+export { SHARED_VOCAB } from './shared-vocab.js';
 
 export interface CliResult {
   status: number;
