@@ -1,24 +1,33 @@
 /**
- * Vitest global setup: gives the test files a directory where those skipped for want of the shared vocabulary subsets
- * leave a marker, and at the end of the run prints one line saying how many were skipped and how to run them.
+ * Vitest global setup: gives the test files a directory where those that skip suites for want of something outside
+ * the repository leave a marker (test/helpers/skip-notice.ts), and at the end of the run prints one line per cause.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { SHARED_VOCAB } from './shared-vocab.js';
+import type { SkipCause } from './skip-notice.js';
+
+const files = (n: number) => `${n} test file${n === 1 ? '' : 's'}`;
+
+const NOTICE: Record<SkipCause, (missing: string[], fileCount: number) => string> = {
+  'shared-vocab': (missing, n) =>
+    `shared vocabulary subsets not found at ${SHARED_VOCAB} (${missing.join(', ')}): ${files(n)} skipped the suites that read them; ` +
+    'set OMOPTERM_SHARED_VOCAB to the directory holding them (default ../shared/vocab beside the repository) to run them',
+  'local-model': (missing, n) =>
+    `optional package ${missing.join(', ')} not installed: ${files(n)} skipped the local-model suites; run \`npm run install:local-model\` to run them`,
+};
 
 export default function setup(project: TestProject): () => void {
-  const skipDir = mkdtempSync(join(tmpdir(), 'omopterm-shared-skips-'));
-  project.provide('sharedVocabSkipDir', skipDir);
+  const dir = mkdtempSync(join(tmpdir(), 'omopterm-skip-notice-'));
+  project.provide('skipNoticeDir', dir);
   return () => {
-    const markers = readdirSync(skipDir).map((name) => readFileSync(join(skipDir, name), 'utf8').split('\n').filter(Boolean));
-    rmSync(skipDir, { recursive: true, force: true });
-    if (markers.length === 0) return;
-    const subsets = [...new Set(markers.flatMap((lines) => lines.slice(1)))].sort();
-    console.log(
-      `shared vocabulary subsets not found at ${SHARED_VOCAB} (${subsets.join(', ')}): ${markers.length} test file${markers.length === 1 ? '' : 's'} ` +
-        'skipped the suites that read them; set OMOPTERM_SHARED_VOCAB to the directory holding them (default ../shared/vocab beside the repository) to run them',
-    );
+    const markers = readdirSync(dir).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { cause: SkipCause; missing: string[] });
+    rmSync(dir, { recursive: true, force: true });
+    for (const cause of Object.keys(NOTICE) as SkipCause[]) {
+      const ofCause = markers.filter((m) => m.cause === cause);
+      if (ofCause.length) console.log(NOTICE[cause]([...new Set(ofCause.flatMap((m) => m.missing))].sort(), ofCause.length));
+    }
   };
 }

@@ -16,6 +16,7 @@ import { readCurrentEmbedding, semanticDir } from '../../src/store/semantic-dir.
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
 import { runCli } from '../helpers/cli.js';
 import { TINY_MODEL_DIMENSION, writeTinyEmbeddingModel } from '../helpers/tiny-embedding-model.js';
+import { localModelPackageMissing } from '../helpers/local-model-package.js';
 import { DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts, readSourceTable } from '../metadata/concept-file.js';
 import { storedEntries } from '../helpers/stored-entries.js';
 import { unitMean } from '../helpers/unit-mean.js';
@@ -119,7 +120,7 @@ describe('load options of the vectors (through the CLI and its load process)', (
     expect(existsSync(semanticDir(join(dataDir, 'releases', buildName!)))).toBe(false);
   });
 
-  it('--embedding-model DIR reaches the load process: the vectors are built by that local model', () => {
+  it.skipIf(localModelPackageMissing())('--embedding-model DIR reaches the load process: the vectors are built by that local model', () => {
     const dataDir = tempDir();
     const model = writeTinyEmbeddingModel({ dir: join(tempDir(), 'tiny-bert') });
     const r = runCli(['load', DEMO_VOCABULARY_DIR, '--release', '2025.2', '--data-dir', dataDir, '--embedding-model', model.dir]);
