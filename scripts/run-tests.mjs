@@ -3,13 +3,13 @@
 // own summary is not one of the formats it parses). A suite whose setup failed counts as one failed, read from the JSON report.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const VITEST = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', 'vitest', 'vitest.mjs');
 const outDir = process.env.OMOPTERM_TEST_OUTPUT || '.test-output';
 mkdirSync(outDir, { recursive: true });
-const report = join(outDir, 'vitest.json');
+const report = resolve(outDir, 'vitest.json'); // absolute: vitest resolves a relative one against --root
 rmSync(report, { force: true });
 
 const run = spawnSync(
