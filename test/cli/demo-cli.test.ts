@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/test-server.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { CLI, REPO_ROOT } from '../helpers/cli.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-demo-'));
 let child: ChildProcess | undefined;
@@ -21,7 +21,7 @@ afterAll(() => {
 
 function startDemo(): Promise<{ key: string; url: string }> {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--port', '0', '--data-dir', dataDir], {
+    child = spawn(process.execPath, [...CLI, 'demo', '--port', '0', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,11 +1,13 @@
 /**
- * Vitest global setup: gives the test files a directory where those that skip suites for want of something outside
- * the repository leave a marker (test/helpers/skip-notice.ts), and at the end of the run prints one line per cause.
+ * Vitest global setup: builds the CLI the tests spawn (test/helpers/cli-build.ts), gives the test files a directory where
+ * those that skip suites for want of something outside the repository leave a marker (test/helpers/skip-notice.ts), and
+ * at the end of the run prints one line per cause.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildCli } from './cli-build.js';
 import { SHARED_VOCAB } from './shared-vocab.js';
 import type { SkipCause } from './skip-notice.js';
 
@@ -19,7 +21,15 @@ const NOTICE: Record<SkipCause, (missing: string[], fileCount: number) => string
     `optional package ${missing.join(', ')} not installed: ${files(n)} skipped the local-model suites; run \`npm run install:local-model\` to run them`,
 };
 
-export default function setup(project: TestProject): () => void {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The built CLI entry (.test-build/cli/main.js), or null: then the tests run src/cli/main.ts through tsx. */
+    cliEntry: string | null;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  project.provide('cliEntry', await buildCli());
   const dir = mkdtempSync(join(tmpdir(), 'omopterm-skip-notice-'));
   project.provide('skipNoticeDir', dir);
   return () => {
