@@ -11,9 +11,11 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** A direct child of the repository root, as dist/ is: the code finds ../package.json and ../../../examples from there. */
 export const CLI_BUILD_DIR = join(REPO_ROOT, '.test-build');
 const STAMP = '.source-hash';
+/** Fixture releases loaded by this src/, one directory per src hash (test/helpers/release-cache.ts). */
+export const RELEASE_CACHE_ROOT = join(REPO_ROOT, '.test-output', 'release-cache');
 
-/** Builds (or reuses) the JavaScript of src/ and returns the CLI entry, or null when esbuild is unavailable. */
-export async function buildCli(): Promise<string | null> {
+/** Builds (or reuses) the JavaScript of src/: the CLI entry (null when esbuild is unavailable) and the hash of src/. */
+export async function buildCli(): Promise<{ entry: string | null; sourceHash: string }> {
   const srcDir = join(REPO_ROOT, 'src');
   const sources = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
@@ -23,13 +25,13 @@ export async function buildCli(): Promise<string | null> {
   const digest = hash.digest('hex');
   const entry = join(CLI_BUILD_DIR, 'cli', 'main.js');
   const stampFile = join(CLI_BUILD_DIR, STAMP);
-  if (existsSync(entry) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest) return entry;
+  if (existsSync(entry) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest) return { entry, sourceHash: digest };
 
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await import('esbuild');
   } catch {
-    return null; // the CLI tests then run src/ through tsx
+    return { entry: null, sourceHash: digest }; // the CLI tests then run src/ through tsx
   }
   const staging = `${CLI_BUILD_DIR}.${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
@@ -46,5 +48,5 @@ export async function buildCli(): Promise<string | null> {
   writeFileSync(join(staging, STAMP), digest);
   rmSync(CLI_BUILD_DIR, { recursive: true, force: true });
   renameSync(staging, CLI_BUILD_DIR);
-  return entry;
+  return { entry, sourceHash: digest };
 }

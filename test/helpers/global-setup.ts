@@ -1,13 +1,13 @@
 /**
- * Vitest global setup: builds the CLI the tests spawn (test/helpers/cli-build.ts), gives the test files a directory where
- * those that skip suites for want of something outside the repository leave a marker (test/helpers/skip-notice.ts), and
- * at the end of the run prints one line per cause.
+ * Vitest global setup: builds the CLI the tests spawn and keeps only this src/'s cached fixture releases
+ * (test/helpers/cli-build.ts, release-cache.ts); at the end of the run, prints one line per cause of skipped suites
+ * (markers left through test/helpers/skip-notice.ts).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildCli } from './cli-build.js';
+import { buildCli, RELEASE_CACHE_ROOT } from './cli-build.js';
 import { SHARED_VOCAB } from './shared-vocab.js';
 import type { SkipCause } from './skip-notice.js';
 
@@ -29,7 +29,10 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  project.provide('cliEntry', await buildCli());
+  const { entry, sourceHash } = await buildCli();
+  project.provide('cliEntry', entry);
+  project.provide('sourceHash', sourceHash);
+  pruneReleaseCache(sourceHash);
   const dir = mkdtempSync(join(tmpdir(), 'omopterm-skip-notice-'));
   project.provide('skipNoticeDir', dir);
   return () => {
@@ -40,4 +43,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
       if (ofCause.length) console.log(NOTICE[cause]([...new Set(ofCause.flatMap((m) => m.missing))].sort(), ofCause.length));
     }
   };
+}
+
+/** Removes the cached releases of other versions of src/ (test/helpers/release-cache.ts). */
+function pruneReleaseCache(sourceHash: string): void {
+  if (!existsSync(RELEASE_CACHE_ROOT)) return;
+  for (const name of readdirSync(RELEASE_CACHE_ROOT)) {
+    if (name !== sourceHash.slice(0, 16)) rmSync(join(RELEASE_CACHE_ROOT, name), { recursive: true, force: true });
+  }
 }
