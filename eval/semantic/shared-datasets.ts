@@ -1,6 +1,6 @@
 /**
  * The real vocabulary data the evaluation runs on: the project's demo vocabulary and the shared
- * datasets (../shared/vocab, see its README; `OMOPTERM_EVAL_VOCAB_DIR` points elsewhere). Each is
+ * datasets (../shared/vocab, see its README; `OMOPTERM_SHARED_VOCAB` points elsewhere, as for the tests). Each is
  * read once per run.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEMO_VOCABULARY_DIR = join(REPO_ROOT, 'examples/demo-vocabulary');
 
 export function sharedVocabDir(): string {
-  return resolve(process.env.OMOPTERM_EVAL_VOCAB_DIR ?? join(REPO_ROOT, '../shared/vocab'));
+  return resolve(REPO_ROOT, process.env.OMOPTERM_SHARED_VOCAB || '../shared/vocab');
 }
 
 /** The datasets by name: demo, gibleed (eunomia-gibleed-2019), synthea27nj, dbt-synthea, tutorial (ohdsi-tutorial-etl-2024). */
@@ -30,7 +30,7 @@ export interface SharedDatasets {
 
 export async function readSharedDatasets(vocabDir = sharedVocabDir()): Promise<SharedDatasets> {
   if (!existsSync(join(vocabDir, 'ohdsi-tutorial-etl-2024'))) {
-    throw new Error(`the shared datasets are not in ${vocabDir}: set OMOPTERM_EVAL_VOCAB_DIR to the directory holding eunomia-gibleed-2019/, ohdsi-tutorial-etl-2024/, …`);
+    throw new Error(`the shared datasets are not in ${vocabDir}: set OMOPTERM_SHARED_VOCAB to the directory holding eunomia-gibleed-2019/, ohdsi-tutorial-etl-2024/, …`);
   }
   return {
     demo: await readAthenaTables(DEMO_VOCABULARY_DIR),

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/test-server.js';
 import { writeMinimalAthenaDir } from '../loader/loader-fixtures.js';
 
@@ -43,7 +43,7 @@ interface PrintedDemo {
 /** Starts `omopterm demo` and resolves with what it printed once the last curl line is out. */
 function startDemo(dataDir: string): Promise<PrintedDemo> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', '--port', '0', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, [...CLI, 'demo', '--port', '0', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

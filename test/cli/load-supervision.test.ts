@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReleaseBuilds, releasesDir } from '../../src/store/data-dir.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { isRunning, makeTempDir, writeSlowAthenaDir } from '../loader/loader-fixtures.js';
 
 let slowDir: string;
@@ -36,7 +36,7 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boo
 
 describe('omopterm load killed with SIGKILL', () => {
   it('takes its load process with it, leaves no partial build, and a rerun works at once', async () => {
-    const parent = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', slowDir, '--release', '2025.1', '--data-dir', dataDir], {
+    const parent = spawn(process.execPath, [...CLI, 'load', slowDir, '--release', '2025.1', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -12,7 +12,7 @@ import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { writeCoreFixture } from '../http/fixture-vocabulary.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../helpers/cli.js';
 
 const SHUTDOWN_GRACE_S = 2;
 /** Time allowed on top of the grace period for the process to close its stores and exit. */
@@ -46,7 +46,7 @@ interface ServeProcess {
 function startServe(extraArgs: string[] = []): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir, '--shutdown-grace', String(SHUTDOWN_GRACE_S), ...extraArgs],
+    [...CLI, 'serve', '--port', '0', '--data-dir', dataDir, '--shutdown-grace', String(SHUTDOWN_GRACE_S), ...extraArgs],
     { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { advertisedEndpoints } from '../../src/http/advertised-endpoints.js';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { writeCoreFixture } from '../http/fixture-vocabulary.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/test-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-serve-message-'));
@@ -23,7 +23,7 @@ afterAll(() => {
 
 function startServe(): Promise<string> {
   return new Promise((resolve, reject) => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
+    child = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -19,16 +19,18 @@
  * test is a plain `it`: a failing one is a real difference from the expected response.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FHIR_RELEASE_NUMBERS } from '../../src/http/fhir/fhir-operation.js';
 import { writeAthenaFixture } from '../helpers/athena-fixture.js';
 import { startTestServer, type TestResponse, type TestServer } from '../helpers/test-server.js';
 import { HL7_OMOP_CONCEPTS, HL7_OMOP_RELATIONSHIPS } from './codesystem-fixture.js';
 import { responseDifferences, scrubAnswer, type MatchContext } from './hl7-fixture-matching.js';
+import { sharedVocabMissing, sharedVocabPath } from '../helpers/shared-vocab.js';
 
-const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'vocab', 'fhir-tx-ecosystem-omop-tests');
+const MISSING_SHARED_VOCAB = sharedVocabMissing('fhir-tx-ecosystem-omop-tests');
+
+const SUITE_DIR = sharedVocabPath('fhir-tx-ecosystem-omop-tests');
 
 interface ConformanceTest {
   name: string;
@@ -45,7 +47,9 @@ interface ConformanceSuite {
 }
 
 const readJson = (file: string) => JSON.parse(readFileSync(join(SUITE_DIR, file), 'utf8'));
-const suite: ConformanceSuite = (readJson('test-cases-omop.json') as { suites: ConformanceSuite[] }).suites.find((s) => s.name === 'omop')!;
+const suite: ConformanceSuite = MISSING_SHARED_VOCAB
+  ? { name: 'omop', mode: 'omop', setup: [], tests: [] }
+  : (readJson('test-cases-omop.json') as { suites: ConformanceSuite[] }).suites.find((s) => s.name === 'omop')!;
 
 /** Where the runner sends each operation (TxTester: ITerminologyClient lookupCode, validateCS, validateVS, expandValueset, translate). */
 const OPERATION_PATHS: Record<string, string> = {
@@ -129,7 +133,7 @@ function differencesOf(test: ConformanceTest, r: TestResponse, ctx: MatchContext
   return [...status, ...responseDifferences(readJson(test.response), scrubAnswer(test.operation, r.body), ctx)];
 }
 
-describe(`HL7 tx-ecosystem suite "${suite.name}" (${suite.tests.length} tests, mode ${suite.mode})`, () => {
+describe.skipIf(MISSING_SHARED_VOCAB)(`HL7 tx-ecosystem suite "${suite.name}" (${suite.tests.length} tests, mode ${suite.mode})`, () => {
   it('the suite has the 26 tests this file was written for', () => {
     expect(suite.tests).toHaveLength(26);
     for (const test of suite.tests) expect(Object.keys(OPERATION_PATHS), test.name).toContain(test.operation);
@@ -147,7 +151,7 @@ describe(`HL7 tx-ecosystem suite "${suite.name}" (${suite.tests.length} tests, m
   }
 });
 
-describe('the matching rules tell a wrong answer from a right one (omop-lookup-code as the sample)', () => {
+describe.skipIf(MISSING_SHARED_VOCAB)('the matching rules tell a wrong answer from a right one (omop-lookup-code as the sample)', () => {
   const lookup = suite.tests.find((x) => x.name === 'omop-lookup-code')!;
   const ctx: MatchContext = { fhirVersion: FHIR_RELEASE_NUMBERS.r4, modes: MODES };
   let answer: { resourceType: string; parameter: Array<{ name: string; [key: string]: unknown }> };

@@ -1,9 +1,25 @@
-/** Runs the real `omopterm` CLI (from source, through tsx): a command to completion with its output, or `serve` in the background. */
+/**
+ * Runs the real `omopterm` CLI, built from src/ for this run by the global setup (or src/ through tsx without it): a
+ * command to completion with its output, or `serve` in the background.
+ */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SHARED_VOCAB = fileURLToPath(new URL('../../../shared/vocab/', import.meta.url));
+export { SHARED_VOCAB } from './shared-vocab.js';
+
+/** Node arguments that start the CLI (append its arguments); spawn with cwd REPO_ROOT. */
+export const CLI: readonly string[] = (() => {
+  let entry: string | null = null;
+  try {
+    entry = inject('cliEntry');
+  } catch {
+    entry = null;
+  }
+  return entry && existsSync(entry) ? [entry] : ['--import', 'tsx', 'src/cli/main.ts'];
+})();
 
 export interface CliResult {
   status: number;
@@ -13,7 +29,7 @@ export interface CliResult {
 
 /** `timeoutMs` (default 2 min): the command is killed after it, with status -1 and `timedOut` set. */
 export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): CliResult & { timedOut: boolean } {
-  const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const res = spawnSync(process.execPath, [...CLI, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
@@ -37,7 +53,7 @@ export interface CliServer {
  * `omopterm listening on https://…` line; rejects if it exits first.
  */
 export function startCliServe(args: string[], env: Record<string, string> = {}): Promise<CliServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/http/start-server.js';
 import { loadRelease } from '../../src/importer/load-release.js';
+import { loadCachedRelease } from './release-cache.js';
 import type { NewApiKey } from '../../src/state/state-store.js';
 
 export interface TestResponse {
@@ -158,7 +159,8 @@ function parseHttpResponse(raw: Buffer): TestResponse {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-test-'));
   const load = async (sourceDir: string, label: string, opts: { makeDefault?: boolean; replace?: boolean } = {}) => {
-    await loadRelease({ sourceDir, dataDir, label, makeDefault: opts.makeDefault ?? false, replace: opts.replace ?? false, quiet: true });
+    if (opts.replace) await loadRelease({ sourceDir, dataDir, label, makeDefault: opts.makeDefault ?? false, replace: true, quiet: true });
+    else await loadCachedRelease(sourceDir, dataDir, label, opts.makeDefault ?? false);
   };
   for (const release of options.releases ?? []) await load(release.dir, release.label, { makeDefault: release.makeDefault });
   const server = await startServer({

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReleaseBuilds, readDefaultLabel, releasesDir } from '../../src/store/data-dir.js';
-import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { CLI, REPO_ROOT, runCli } from '../helpers/cli.js';
 import { CONCEPT_HEADER, conceptRow, makeTempDir, tab, writeLines, writeMinimalAthenaDir, writeSlowAthenaDir } from './loader-fixtures.js';
 
 let goodDir: string;
@@ -83,7 +83,7 @@ describe('omopterm load', () => {
     ['SIGTERM', 143],
   ] as const)('%s stops the load, removes the partial build and keeps the other releases', async (signal, exitCode) => {
     const before = listReleaseBuilds(dataDir).map((b) => [b.label, b.buildId]);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'load', slowDir, '--release', '2025.1', '--replace', '--data-dir', dataDir], {
+    const child = spawn(process.execPath, [...CLI, 'load', slowDir, '--release', '2025.1', '--replace', '--data-dir', dataDir], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,11 +2,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** ../shared/vocab relative to the repository root. */
-export const SHARED_VOCAB_DIR = fileURLToPath(new URL('../../../shared/vocab/', import.meta.url));
+/** The shared real-data subsets (OMOPTERM_SHARED_VOCAB, default ../shared/vocab). */
+export { SHARED_VOCAB as SHARED_VOCAB_DIR } from '../helpers/shared-vocab.js';
 
 export const CONCEPT_HEADER = [
   'concept_id',

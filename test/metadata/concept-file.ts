@@ -7,10 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { sharedVocabPath } from '../helpers/shared-vocab.js';
 
 export const DEMO_VOCABULARY_DIR = fileURLToPath(new URL('../../examples/demo-vocabulary/', import.meta.url));
-/** ../shared/vocab/eunomia-gibleed-2019 (comma CSV, ISO dates, real Athena rows). */
-export const EUNOMIA_GIBLEED_DIR = fileURLToPath(new URL('../../../shared/vocab/eunomia-gibleed-2019/', import.meta.url));
+/** The shared subset eunomia-gibleed-2019 (comma CSV, ISO dates, real Athena rows). */
+export const EUNOMIA_GIBLEED_DIR = sharedVocabPath('eunomia-gibleed-2019');
 
 export interface SourceConcept {
   concept_id: number;

@@ -14,6 +14,9 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
 import { DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts } from './concept-file.js';
 import { writeMetadataFixture } from './metadata-fixture.js';
+import { sharedVocabMissing } from '../helpers/shared-vocab.js';
+
+const GIBLEED_MISSING = sharedVocabMissing('eunomia-gibleed-2019');
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-summary-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -23,7 +26,7 @@ describe.each([
   ['eunomia-gibleed-2019', EUNOMIA_GIBLEED_DIR, '2019.1'],
   ['metadata fixture', writeMetadataFixture(), '2025.1'],
 ])('concept_summary of the %s', (_name, dir, label) => {
-  it('has one row per group with its count, earliest/latest start and latest end date', async () => {
+  it.skipIf(dir === EUNOMIA_GIBLEED_DIR && GIBLEED_MISSING)('has one row per group with its count, earliest/latest start and latest end date', async () => {
     await loadRelease({ sourceDir: dir, dataDir, label, quiet: true });
     const expected = new Map<string, { count: number; earliest: string; latestStart: string; latestEnd: string }>();
     for (const c of readSourceConcepts(dir)) {

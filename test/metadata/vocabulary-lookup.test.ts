@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/test-server.js';
 import { countBy, DEMO_VOCABULARY_DIR, EUNOMIA_GIBLEED_DIR, readSourceConcepts, readSourceTable, visibleWithoutCpt4, type SourceConcept } from './concept-file.js';
 import { startMetadataServer, writeMetadataFixture } from './metadata-fixture.js';
+import { sharedVocabMissing } from '../helpers/shared-vocab.js';
+
+const MISSING_SHARED_VOCAB = sharedVocabMissing('eunomia-gibleed-2019');
 
 const fixtureDir = writeMetadataFixture();
 let t: TestServer;
@@ -38,7 +41,8 @@ function expectedCounts(concepts: SourceConcept[]) {
   };
 }
 
-describe.each([
+// No rows without the data (they are read while collecting): the suite is skipped then.
+describe.skipIf(MISSING_SHARED_VOCAB).each(MISSING_SHARED_VOCAB ? [] : [
   ['demo vocabulary', '2025.2', DEMO_VOCABULARY_DIR],
   ['eunomia-gibleed-2019', '2019.1', EUNOMIA_GIBLEED_DIR],
 ])('vocabulary statistics on the %s', (_name, release, dir) => {
@@ -90,7 +94,7 @@ describe.each([
   });
 });
 
-describe('GET /v1/vocabularies/search', () => {
+describe.skipIf(MISSING_SHARED_VOCAB)('GET /v1/vocabularies/search', () => {
   const demoVocabularies = readSourceTable(DEMO_VOCABULARY_DIR, 'VOCABULARY.csv');
   const demoConcepts = readSourceConcepts(DEMO_VOCABULARY_DIR);
   const withConcepts = (id: string) => demoConcepts.some((c) => c.vocabulary_id === id);
@@ -148,7 +152,7 @@ describe('GET /v1/vocabularies/search', () => {
   });
 });
 
-describe('route order, unknown ids and licence rules', () => {
+describe.skipIf(MISSING_SHARED_VOCAB)('route order, unknown ids and licence rules', () => {
   it('the static paths beside /v1/vocabularies/{id} keep their own answers', async () => {
     const releases = await t.request('/v1/vocabularies/releases');
     expect(releases.body.data.releases.map((r: { label: string }) => r.label).sort()).toEqual(['2019.1', '2025.1', '2025.2']);

@@ -3,12 +3,11 @@
  * directly (TAB or comma dialect, plain or gzipped), so that the mapping tests compute what they
  * expect from the files, independently of the loader and the store.
  */
-import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { DEMO_VOCABULARY_DIR, isoDate, readSourceConcepts, readSourceTable, type SourceConcept } from '../metadata/concept-file.js';
 
 export const DEMO_DIR = DEMO_VOCABULARY_DIR;
-export const SHARED_VOCAB = fileURLToPath(new URL('../../../shared/vocab/', import.meta.url));
+export { SHARED_VOCAB } from '../helpers/shared-vocab.js';
 
 export type FileConcept = SourceConcept;
 

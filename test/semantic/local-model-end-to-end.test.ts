@@ -14,6 +14,7 @@ import { writeAthenaFixture } from '../helpers/athena-fixture.js';
 import { runCli, startCliServe, type CliServer } from '../helpers/cli.js';
 import { rawRequest, type TestResponse } from '../helpers/test-server.js';
 import { writeTinyEmbeddingModel } from '../helpers/tiny-embedding-model.js';
+import { localModelPackageMissing } from '../helpers/local-model-package.js';
 
 // Names built from the tiny model's vocabulary: each concept sits on one of its designed meanings.
 const MYOCARDIAL_INFARCTION = { concept_id: 4329847, concept_name: 'Myocardial infarction' };
@@ -24,6 +25,7 @@ const BONE_FRACTURE = { concept_id: 4129394, concept_name: 'Fracture of bone' };
 const DIABETES = { concept_id: 201820, concept_name: 'Diabetes mellitus' };
 const CONCEPTS = [MYOCARDIAL_INFARCTION, HYPERTENSION, RENAL_FAILURE, LIVER_NEOPLASM, BONE_FRACTURE, DIABETES];
 
+const PACKAGE_MISSING = localModelPackageMissing();
 const scratch = mkdtempSync(join(tmpdir(), 'omopterm-local-model-e2e-'));
 const dataDir = join(scratch, 'data');
 const model = writeTinyEmbeddingModel({ dir: join(scratch, 'models', 'tiny-bert') });
@@ -57,7 +59,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('semantic search with a local model, through the CLI', () => {
+describe.skipIf(PACKAGE_MISSING)('semantic search with a local model, through the CLI', () => {
   it('finds the concept the model places nearest, though it shares no word with the query', async () => {
     const res = await search(modelServer!, 'heart attack');
     expect(res.status).toBe(200);

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { env as transformersEnv } from '@huggingface/transformers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cosine, type EmbeddingProvider } from '../../src/search-model/semantic/embedding-provider.js';
 import {
@@ -14,6 +13,7 @@ import {
   loadLocalModelProvider,
   LocalModelError,
 } from '../../src/search-model/semantic/local-model-provider.js';
+import { localModelPackageMissing, TRANSFORMERS_PACKAGE } from '../helpers/local-model-package.js';
 import {
   TINY_MODEL_DIMENSION,
   TINY_MODEL_SYNONYMS,
@@ -29,7 +29,17 @@ const modelDir = (name: string): string => join(scratch, name, 'tiny-bert');
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('local-model provider on a generated model', () => {
+const PACKAGE_MISSING = localModelPackageMissing();
+/** The part of the library's env these tests touch; imported by a computed name so the file type-checks without the package. */
+interface TransformersEnv {
+  fetch: (input: string | URL) => Promise<unknown>;
+  allowRemoteModels: boolean;
+}
+const transformersEnv: TransformersEnv | undefined = PACKAGE_MISSING
+  ? undefined
+  : ((await import(TRANSFORMERS_PACKAGE)) as { env: TransformersEnv }).env;
+
+describe.skipIf(PACKAGE_MISSING)('local-model provider on a generated model', () => {
   let provider: EmbeddingProvider;
   let modelFile: string;
 
@@ -91,7 +101,7 @@ describe('local-model provider on a generated model', () => {
   });
 });
 
-describe('local-model provider identity and model files', () => {
+describe.skipIf(PACKAGE_MISSING)('local-model provider identity and model files', () => {
   it('has the same id for the same model file under the same directory name, another when the file changes', async () => {
     writeTinyEmbeddingModel({ dir: modelDir('copy-a') });
     writeTinyEmbeddingModel({ dir: modelDir('copy-b') });
@@ -125,7 +135,7 @@ describe('local-model provider identity and model files', () => {
   });
 });
 
-describe('local-model provider pooling (sentence-transformers 1_Pooling/config.json)', () => {
+describe.skipIf(PACKAGE_MISSING)('local-model provider pooling (sentence-transformers 1_Pooling/config.json)', () => {
   const writePoolingConfig = (dir: string, flags: Record<string, boolean>): void => {
     mkdirSync(join(dir, '1_Pooling'), { recursive: true });
     writeFileSync(join(dir, '1_Pooling', 'config.json'), JSON.stringify({ word_embedding_dimension: 16, ...flags }));
@@ -164,19 +174,19 @@ describe('local-model provider pooling (sentence-transformers 1_Pooling/config.j
   });
 });
 
-describe('local-model provider errors, offline', () => {
+describe.skipIf(PACKAGE_MISSING)('local-model provider errors, offline', () => {
   // Every request the library could make goes through its env.fetch; record them.
   const requests: string[] = [];
-  let originalFetch: typeof transformersEnv.fetch;
+  let originalFetch: TransformersEnv['fetch'];
   beforeEach(() => {
-    originalFetch = transformersEnv.fetch;
-    transformersEnv.fetch = async (input: string | URL) => {
+    originalFetch = transformersEnv!.fetch;
+    transformersEnv!.fetch = async (input: string | URL) => {
       requests.push(String(input));
       throw new Error('network access in a test');
     };
   });
   afterEach(() => {
-    transformersEnv.fetch = originalFetch;
+    transformersEnv!.fetch = originalFetch;
     expect(requests).toEqual([]);
   });
 
@@ -220,7 +230,7 @@ describe('local-model provider errors, offline', () => {
     const { dir } = writeTinyEmbeddingModel({ dir: modelDir('offline') });
     const provider = await loadLocalModelProvider(dir);
     await provider.embed(['renal failure']);
-    expect(transformersEnv.allowRemoteModels).toBe(false);
+    expect(transformersEnv!.allowRemoteModels).toBe(false);
     await provider.close?.();
   });
 });
@@ -235,6 +245,6 @@ describe('the optional package', () => {
     expect((failure as Error).message).toContain(
       'needs the optional package @omopterm-test/not-installed-transformers, which is not installed',
     );
-    expect((failure as Error).message).toContain('onnxruntime-node-install=skip');
+    expect((failure as Error).message).toContain('run `npm run install:local-model` in the omopterm directory');
   });
 });

@@ -209,7 +209,7 @@ export async function importTransformers(packageName: string): Promise<Transform
     throw new LocalModelError(
       notInstalled
         ? `--embedding-model needs the optional package ${packageName}, which is not installed: ` +
-            `run \`npm install ${packageName}\` (keep \`onnxruntime-node-install=skip\` in .npmrc so its install does not download)`
+            'run `npm run install:local-model` in the omopterm directory (the one extra install of the local-model path)'
         : `--embedding-model needs the optional package ${packageName}, which failed to load: ${messageOf(err)}`,
     );
   }
