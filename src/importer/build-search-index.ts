@@ -22,7 +22,7 @@ import type { IndexBuildContext, IndexBuilder } from './index-builder.js';
 import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, staticSortKey } from '../services/search/ranking.js';
 import { contentTokens, wordSetKey } from '../services/search/stop-words.js';
 import { exactKeyHash, indexText, tokenize, wordSetHash } from '../services/search/text-normalization.js';
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import {
   classTag,
   domainTag,

@@ -12,7 +12,7 @@
  * so this runs after the secondary indexes): cost proportional to the relationships of the licensed
  * concepts, not to the table.
  */
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';
 

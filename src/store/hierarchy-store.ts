@@ -23,7 +23,7 @@ export interface HierarchyFilter {
   standardOnly: boolean;
   /** Also deprecated or replaced concepts (invalid_reason not null). */
   includeInvalid: boolean;
-  /** Never concepts of these vocabularies (the caller's licence; see services/access-policy.ts). */
+  /** Never concepts of these vocabularies (the caller's licence; see licences/licence-rules.ts). */
   hiddenVocabularies: readonly string[];
 }
 

@@ -2,8 +2,8 @@
  * How a FHIR interaction is registered: once per path, under `/fhir/{version}` for the four wire
  * versions (spec Versioning 2: r4, the default for clients that do not choose, r4b, r5, r6). The
  * handler gets the version, the operation's parameters (query, or a POST Parameters body) and the
- * release the gate selected, and returns a FHIR resource already shaped for that version; the edge
- * serialises it as JSON or XML (./fhir-format.ts). Errors are ServiceErrors, answered as
+ * request's release view (the selected release seen with the caller's licence rules), and returns a
+ * FHIR resource already shaped for that version; the edge serialises it as JSON or XML (./fhir-format.ts). Errors are ServiceErrors, answered as
  * OperationOutcomes by the shared error plumbing. Authentication, licences, limits and release
  * selection happen before, in the gate, as for every route. Another HTTP method on an interaction's
  * path is a 405 `not-supported` with `Allow` (a read-only terminology server: no create, update or
@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AccessPolicy } from '../../services/access-policy.js';
+import type { ReleaseView } from '../../services/release-view.js';
 import { notFound, ServiceError } from '../../services/errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { noSuchEndpoint } from '../plumbing/error-responses.js';
@@ -34,9 +34,8 @@ export interface FhirOperationContext {
   request: FastifyRequest;
   version: FhirVersion;
   params: OperationParameters;
-  store: ReleaseStore;
-  policy: AccessPolicy;
-  releaseLabel: string;
+  /** The selected release seen with the caller's licence rules (label: view.label): every concept read goes through it. */
+  view: ReleaseView;
 }
 
 export interface FhirOperationSpec {
@@ -116,9 +115,7 @@ export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationS
           request,
           version,
           params,
-          store: request.release.store,
-          policy: request.caller.policy,
-          releaseLabel: request.release.label,
+          view: request.view,
         });
         return sendResource(request, reply, resource);
       },

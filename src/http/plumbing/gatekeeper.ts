@@ -12,14 +12,16 @@
  *      route an unexpired OAuth 2.0 access token (POST /oauth2/token) is accepted as its client's key
  *      (Authentication 4: the FHIR surface only), with the key's bucket, quota and licence;
  *   5. monthly quota per key (a batch or bulk request is one call);
- *   6. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version).
+ *   6. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version), and
+ *      the request's release view (src/services/release-view.ts): that release with the key's licence rules.
  * The error shape (envelope or OperationOutcome) follows the matched route's path template, or
  * the normalised path when no route matched. The rate decision is kept on the request so that
  * every response, errors included, carries the X-RateLimit-* headers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccessPolicy } from '../../services/access-policy.js';
+import { LicenceRules } from '../../licences/licence-rules.js';
 import { ServiceError } from '../../services/errors.js';
+import { ReleaseView } from '../../services/release-view.js';
 import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
@@ -118,6 +120,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   app.decorateRequest('surface', 'rest');
   app.decorateRequest('caller', null as never);
   app.decorateRequest('release', null as never);
+  app.decorateRequest('view', null as never);
   app.decorateRequest('rateDecision', undefined);
   app.decorateRequest('startedAt', 0n);
 
@@ -174,7 +177,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
         ),
       );
     }
-    request.caller = { key, policy: new AccessPolicy(key.cpt4_validated_until) };
+    request.caller = { key, licences: new LicenceRules(key.cpt4_validated_until) };
   });
 
   // Release selection needs the parsed query string, so it runs after parsing.
@@ -183,6 +186,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
     const selection = registry.select(releaseSelector(request));
     if (selection.ok) {
       request.release = selection.release;
+      request.view = new ReleaseView(selection.release.store, request.caller.licences, selection.release.label);
       return;
     }
     if (selection.reason === 'none_loaded') {

@@ -156,7 +156,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
       async (request) => {
         const page = readPage(request.query, { defaultPageSize: DEFAULT_HIERARCHY_PAGE_SIZE, maxPageSize: MAX_HIERARCHY_PAGE_SIZE });
         const answer = direction === 'ancestors' ? conceptAncestors : conceptDescendants;
-        const { data, total } = answer(request.release.store, request.caller.policy, request.params.concept_id, optionsOf(request.query), {
+        const { data, total } = answer(request.view, request.params.concept_id, optionsOf(request.query), {
           offset: page.offset,
           limit: page.pageSize,
         });
@@ -190,7 +190,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const maxResults = Math.min(q.max_results ?? DEFAULT_HIERARCHY_RESULTS, MAX_HIERARCHY_RESULTS);
-      return ok(request, conceptHierarchy(request.release.store, request.caller.policy, request.params.concept_id, optionsOf(q), q.format ?? 'flat', maxResults));
+      return ok(request, conceptHierarchy(request.view, request.params.concept_id, optionsOf(q), q.format ?? 'flat', maxResults));
     },
   );
 
@@ -266,7 +266,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
           relationship_types: bodyList(q.params.relationship_types),
         },
       }));
-      return ok(request, hierarchyBatch(request.release.store, request.caller.policy, queries));
+      return ok(request, hierarchyBatch(request.view, queries));
     },
   );
 }

@@ -127,7 +127,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
     async (request) =>
       ok(
         request,
-        getRelationshipOptions(request.release.store, request.caller.policy, request.params.concept_id, { includeCounts: request.query.include_counts }),
+        getRelationshipOptions(request.view, request.params.concept_id, { includeCounts: request.query.include_counts }),
       ),
   );
 
@@ -161,8 +161,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
       const q = request.query;
       const page = readPage(q, { defaultPageSize: CONCEPT_RELATIONSHIPS_DEFAULT_PAGE_SIZE, maxPageSize: CONCEPT_RELATIONSHIPS_MAX_PAGE_SIZE });
       const { relationships, total } = listConceptRelationships(
-        request.release.store,
-        request.caller.policy,
+        request.view,
         request.params.concept_id,
         {
           relationshipIds: csvList(q.relationship_ids),

@@ -8,7 +8,7 @@
  * and then the other concept's id. The filters (vocabulary, domain, standard) apply to the concept
  * at the other end; licence-hidden concepts are never returned nor counted.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { RelationshipDirection, RelationshipSelection, StoredRelationship } from '../../store/relationship-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { fullConceptRecord, requireVisibleConcept, type FullConceptRecord } from './concept-lookup.js';
@@ -46,17 +46,16 @@ export interface RelationshipRecord {
  * concept's rows to its other end (linear in the concept's relationships, bounded by them).
  */
 export function listConceptRelationships(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: ConceptRelationshipOptions,
   page: { offset: number; limit: number },
 ): { relationships: RelationshipRecord[]; total: number } {
-  const self = requireVisibleConcept(store, policy, conceptId);
+  const self = requireVisibleConcept(view, conceptId);
   const parts = (options.includeReverse ? (['outbound', 'inbound'] as const) : (['outbound'] as const)).map((direction) =>
-    selection(policy, conceptId, direction, options),
+    selection(view, conceptId, direction, options),
   );
-  const counts = parts.map((part) => store.relationships.count(part));
+  const counts = parts.map((part) => view.store.relationships.count(part));
   const total = counts.reduce((a, b) => a + b, 0);
   const rows: Array<{ row: StoredRelationship; direction: RelationshipDirection }> = [];
   let offset = page.offset;
@@ -66,13 +65,13 @@ export function listConceptRelationships(
       offset -= counts[i]!;
       continue;
     }
-    for (const row of store.relationships.page(part, offset, page.limit - rows.length)) rows.push({ row, direction: part.direction });
+    for (const row of view.store.relationships.page(part, offset, page.limit - rows.length)) rows.push({ row, direction: part.direction });
     offset = 0;
   }
-  const types = relationshipTypeIndex(store);
-  const selfRecord = fullConceptRecord(store, self);
+  const types = relationshipTypeIndex(view.store);
+  const selfRecord = fullConceptRecord(view.store, self);
   const relationships = rows.map(({ row, direction }): RelationshipRecord => {
-    const other = fullConceptRecord(store, row.other);
+    const other = fullConceptRecord(view.store, row.other);
     const type = types.get(row.relationship_id);
     return {
       concept_id_1: row.concept_id_1,
@@ -91,7 +90,7 @@ export function listConceptRelationships(
 }
 
 function selection(
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   direction: RelationshipSelection['direction'],
   options: ConceptRelationshipOptions,
@@ -105,7 +104,7 @@ function selection(
       vocabularyIds: options.vocabularyIds?.length ? options.vocabularyIds : undefined,
       domainIds: options.domainIds?.length ? options.domainIds : undefined,
       standardOnly: options.standardOnly,
-      excludedVocabularyIds: policy.hiddenVocabularies(),
+      excludedVocabularyIds: view.hiddenVocabularyIds(),
     },
   };
 }

@@ -6,7 +6,7 @@
  * the concept summary gives, so the exact total is a sum and a page at any depth is one seek per
  * segment it spans. A domain without concepts (or unknown) gives an empty page.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { DomainSegment, ReleaseStore } from '../../store/release-store.js';
 import { compareIds, visibleSummary } from '../vocabularies/concept-tallies.js';
@@ -27,10 +27,10 @@ const STANDARD_ORDER = { S: 0, C: 1, none: 2 } as const;
 const standardRank = (s: 'S' | 'C' | null) => STANDARD_ORDER[s ?? 'none'];
 
 /** The segments the request selects, in browse order, with their sizes. */
-function selectedSegments(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): Array<{ segment: DomainSegment; size: number }> {
+function selectedSegments(view: ReleaseView, request: DomainConceptsRequest): Array<{ segment: DomainSegment; size: number }> {
   const wanted = request.vocabularyIds ? new Set(request.vocabularyIds) : undefined;
   const sizes = new Map<string, { segment: DomainSegment; size: number }>();
-  for (const row of visibleSummary(store, policy)) {
+  for (const row of visibleSummary(view)) {
     if (row.domain_id !== request.domainId || (wanted && !wanted.has(row.vocabulary_id))) continue;
     if ((request.standardOnly && row.standard_concept !== 'S') || (!request.includeInvalid && row.is_invalid)) continue;
     const key = `${row.vocabulary_id}\u0000${row.standard_concept}\u0000${row.is_invalid}`;
@@ -49,9 +49,9 @@ function selectedSegments(store: ReleaseStore, policy: AccessPolicy, request: Do
   );
 }
 
-export function listDomainConcepts(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): { items: ConceptRecord[]; total: number } {
-  for (const v of request.vocabularyIds ?? []) policy.assertVisible(v);
-  const segments = selectedSegments(store, policy, request);
+export function listDomainConcepts(view: ReleaseView, request: DomainConceptsRequest): { items: ConceptRecord[]; total: number } {
+  for (const v of request.vocabularyIds ?? []) view.assertVisible(v);
+  const segments = selectedSegments(view, request);
   const total = segments.reduce((sum, s) => sum + s.size, 0);
   const items: ConceptRecord[] = [];
   let skip = request.offset;
@@ -61,7 +61,7 @@ export function listDomainConcepts(store: ReleaseStore, policy: AccessPolicy, re
       skip -= size;
       continue;
     }
-    items.push(...store.metadata.domainSegmentConcepts(segment, skip, request.limit - items.length));
+    items.push(...view.store.metadata.domainSegmentConcepts(segment, skip, request.limit - items.length));
     skip = 0;
   }
   return { items, total };

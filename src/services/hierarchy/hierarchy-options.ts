@@ -12,7 +12,7 @@
  * is checked (each id must be an ancestry-defining relationship of the release, else 400) and
  * echoed in `relationship_types_used`; the rows are the same for every accepted value.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { HierarchyFilter } from '../../store/hierarchy-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -49,9 +49,9 @@ export interface ResolvedHierarchyOptions {
   includePaths: boolean;
 }
 
-export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolicy, options: HierarchyOptions): ResolvedHierarchyOptions {
+export function resolveHierarchyOptions(view: ReleaseView, options: HierarchyOptions): ResolvedHierarchyOptions {
   const relationshipTypes = options.relationship_types?.length ? options.relationship_types : DEFAULT_RELATIONSHIP_TYPES;
-  assertAncestryDefining(store, relationshipTypes);
+  assertAncestryDefining(view.store, relationshipTypes);
   return {
     filter: {
       maxLevels: Math.min(options.max_levels ?? DEFAULT_MAX_LEVELS, MAX_LEVELS_CEILING),
@@ -59,7 +59,7 @@ export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolic
       domainIds: options.domain_ids?.length ? options.domain_ids : undefined,
       standardOnly: options.standard_only === true,
       includeInvalid: options.include_invalid === true,
-      hiddenVocabularies: policy.hiddenVocabularies(),
+      hiddenVocabularies: view.hiddenVocabularyIds(),
     },
     relationshipTypes,
     includeDistance: options.include_distance === true,

@@ -10,7 +10,7 @@
  * caller names but may not see is 403; targets in vocabularies the caller may not see are left out
  * and not counted. Athena has no mapping confidence, so none is reported.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -74,9 +74,9 @@ export function targetFields(target: ConceptRecord): MappingTargetFields {
 }
 
 /** The filter for targets a caller may see, in the vocabularies named (each of which must be visible: 403 otherwise). */
-export function visibleTargetFilter(policy: AccessPolicy, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
-  for (const vocabularyId of targetVocabularyIds ?? []) policy.assertVisible(vocabularyId);
-  return { targetVocabularyIds, excludedVocabularyIds: policy.hiddenVocabularies(), includeInvalid };
+export function visibleTargetFilter(view: ReleaseView, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
+  for (const vocabularyId of targetVocabularyIds ?? []) view.assertVisible(vocabularyId);
+  return { targetVocabularyIds, excludedVocabularyIds: view.hiddenVocabularyIds(), includeInvalid };
 }
 
 function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {
@@ -92,11 +92,11 @@ function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord 
 }
 
 /** One page of a concept's mappings with the exact total; the relationship ids' rows follow each other in the order given. */
-export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, request: ConceptMappingsRequest): ConceptMappings {
-  const source = requireVisibleConcept(store, policy, request.conceptId);
-  const filter = visibleTargetFilter(policy, request.targetVocabularyIds, request.includeInvalid);
+export function conceptMappings(view: ReleaseView, request: ConceptMappingsRequest): ConceptMappings {
+  const source = requireVisibleConcept(view, request.conceptId);
+  const filter = visibleTargetFilter(view, request.targetVocabularyIds, request.includeInvalid);
   const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
-  const counts = relationshipIds.map((relationshipId) => store.mappings.count(source.concept_id, relationshipId, filter));
+  const counts = relationshipIds.map((relationshipId) => view.store.mappings.count(source.concept_id, relationshipId, filter));
   const mappings: ConceptMappingRecord[] = [];
   let skip = request.offset;
   relationshipIds.forEach((relationshipId, i) => {
@@ -107,7 +107,7 @@ export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, reque
     }
     const wanted = request.limit - mappings.length;
     if (wanted <= 0) return;
-    for (const row of store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row));
+    for (const row of view.store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row));
     skip = 0;
   });
   return { mappings, source_concept: source, total_mappings: counts.reduce((sum, n) => sum + n, 0) };

@@ -14,7 +14,7 @@
  * A source id that is not in the release, or whose vocabulary the caller may not see, gets an
  * empty list and is named in `failed_concepts`; it does not fail the request.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -56,8 +56,8 @@ export interface RecommendationResult {
   failedConcepts: Array<{ concept_id: number; reason: string }>;
 }
 
-export function recommendConcepts(store: ReleaseStore, policy: AccessPolicy, request: RecommendationRequest): RecommendationResult {
-  const scorer = scorerFor(store);
+export function recommendConcepts(view: ReleaseView, request: RecommendationRequest): RecommendationResult {
+  const scorer = scorerFor(view.store);
   const recommendations: Record<string, RecommendedConcept[]> = {};
   const failedConcepts: RecommendationResult['failedConcepts'] = [];
   let longestList = 0;
@@ -73,7 +73,7 @@ export function recommendConcepts(store: ReleaseStore, policy: AccessPolicy, req
     recommendations[key] = [];
     let outcome: TraversalOutcome;
     try {
-      outcome = walkFromConcept(store, policy, conceptId, {
+      outcome = walkFromConcept(view, conceptId, {
         relationshipIds: request.relationshipIds ?? RECOMMENDATION_RELATIONSHIPS,
         maxDepth: RECOMMENDATION_DEPTH,
         minScore: 0,

@@ -5,7 +5,7 @@
  * candidates come from one bounded traversal (./concept-traversal.ts), so a hub answers as fast
  * as any concept: its best-scored neighbours among the links the budget lets it read.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { bestFirst, type TraversalBudget } from './concept-traversal.js';
 import { roundScore, scorerFor } from './relationship-scoring.js';
@@ -39,9 +39,9 @@ export interface RelatedConceptsOptions {
   budget?: TraversalBudget;
 }
 
-export function findRelatedConcepts(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: RelatedConceptsOptions): RelatedConceptRecord[] {
-  const scorer = scorerFor(store);
-  const outcome = walkFromConcept(store, policy, conceptId, {
+export function findRelatedConcepts(view: ReleaseView, conceptId: number, options: RelatedConceptsOptions): RelatedConceptRecord[] {
+  const scorer = scorerFor(view.store);
+  const outcome = walkFromConcept(view, conceptId, {
     relationshipIds: options.relationshipIds,
     maxDepth: RELATED_DEPTH,
     minScore: options.minScore,

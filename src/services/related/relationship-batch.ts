@@ -16,7 +16,7 @@
  * - `traverse`: ./traversal-result.ts with max_depth 3 (1–MAX_TRAVERSAL_DEPTH) and min_score 0.
  * The walks of `related` and `traverse` share REQUEST_WALK_TIME_MS over the whole batch.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError, validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { listConceptRelationships, type RelationshipRecord } from '../concepts/concept-relationships.js';
@@ -67,7 +67,7 @@ export interface RelationshipBatchItem {
   error_code?: string;
 }
 
-export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, queries: readonly RelationshipBatchQuery[]): RelationshipBatchItem[] {
+export function runRelationshipBatch(view: ReleaseView, queries: readonly RelationshipBatchQuery[]): RelationshipBatchItem[] {
   const deadline = performance.now() + REQUEST_WALK_TIME_MS;
   return queries.map((query) => {
     const item: RelationshipBatchItem = {
@@ -78,7 +78,7 @@ export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, 
       data: null,
     };
     try {
-      return { ...item, ...answer(store, policy, query, deadline) };
+      return { ...item, ...answer(view, query, deadline) };
     } catch (err) {
       if (!(err instanceof ServiceError) || err.status >= 500) throw err;
       return { ...item, success: false, data: null, error: err.message, error_code: String(err.code) };
@@ -86,7 +86,7 @@ export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, 
   });
 }
 
-function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBatchQuery, deadline: number): Pick<RelationshipBatchItem, 'data' | 'total_count'> {
+function answer(view: ReleaseView, query: RelationshipBatchQuery, deadline: number): Pick<RelationshipBatchItem, 'data' | 'total_count'> {
   const operation = operationOf(query.operation);
   const params = paramsOf(query.params, operation);
   switch (operation) {
@@ -95,8 +95,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
         throw validationError("params.relationship_ids and params.relationship_types (its deprecated alias) must not both be sent; send relationship_ids.");
       }
       const { relationships, total } = listConceptRelationships(
-        store,
-        policy,
+        view,
         query.concept_id,
         {
           relationshipIds: list(params, 'relationship_ids') ?? list(params, 'relationship_types'),
@@ -112,7 +111,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
     }
     case 'related':
       return {
-        data: findRelatedConcepts(store, policy, query.concept_id, {
+        data: findRelatedConcepts(view, query.concept_id, {
           relationshipIds: list(params, 'relationship_types') ?? null,
           minScore: score(params, 'min_score', RELATED_DEFAULT_MIN_SCORE),
           limit: integer(params, 'page_size', BATCH_RELATED_DEFAULT_PAGE_SIZE, 1, RELATED_MAX_PAGE_SIZE),
@@ -121,7 +120,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
       };
     case 'traverse':
       return {
-        data: traverseFromConcept(store, policy, query.concept_id, {
+        data: traverseFromConcept(view, query.concept_id, {
           relationshipIds: list(params, 'relationship_types') ?? null,
           maxDepth: integer(params, 'max_depth', TRAVERSE_DEFAULT_MAX_DEPTH, 1, MAX_TRAVERSAL_DEPTH),
           minScore: score(params, 'min_score', TRAVERSE_DEFAULT_MIN_SCORE),

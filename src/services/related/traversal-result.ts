@@ -4,7 +4,7 @@
  * `include_paths` is refused); `traversal_stats` counts exactly what the walk did, and
  * `limits_reached` names every budget that cut it short.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { TraversalLimit } from './concept-traversal.js';
 import { roundScore, scorerFor } from './relationship-scoring.js';
@@ -34,9 +34,9 @@ export interface TraversalResult {
   };
 }
 
-export function traverseFromConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: WalkOptions): TraversalResult {
-  const scorer = scorerFor(store);
-  const outcome = walkFromConcept(store, policy, conceptId, options);
+export function traverseFromConcept(view: ReleaseView, conceptId: number, options: WalkOptions): TraversalResult {
+  const scorer = scorerFor(view.store);
+  const outcome = walkFromConcept(view, conceptId, options);
   const discovered = outcome.discovered.map(({ concept: c, relationship_id, score, distance }) => ({
     concept_id: c.concept_id,
     concept_name: c.concept_name,

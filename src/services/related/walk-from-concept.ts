@@ -4,7 +4,7 @@
  * caller (403 vocabulary_restricted); the walk (./concept-traversal.ts) reads the release's
  * relationships and concept records and applies the caller's licence rules.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { traverseGraph, type TraversalBudget, type TraversalOutcome } from './concept-traversal.js';
@@ -19,15 +19,15 @@ export interface WalkOptions {
   budget?: TraversalBudget;
 }
 
-export function walkFromConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: WalkOptions): TraversalOutcome {
-  requireVisibleConcept(store, policy, conceptId);
-  return traverseGraph(store.graph, scorerFor(store), {
+export function walkFromConcept(view: ReleaseView, conceptId: number, options: WalkOptions): TraversalOutcome {
+  requireVisibleConcept(view, conceptId);
+  return traverseGraph(view.store.graph, scorerFor(view.store), {
     startConceptId: conceptId,
     relationshipIds: options.relationshipIds,
     maxDepth: options.maxDepth,
     minScore: options.minScore,
-    conceptOf: (id) => store.concepts.byId(id),
-    canSee: (vocabularyId) => policy.canSee(vocabularyId),
+    conceptOf: (id) => view.store.concepts.byId(id),
+    canSee: (vocabularyId) => view.canSee(vocabularyId),
     budget: options.budget,
   });
 }

@@ -4,7 +4,7 @@
  * first FACET_WINDOW results in rank order — all of them whenever there are fewer, which the
  * response says (`complete`).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
 import type { SearchFilters } from './search-filters.js';
@@ -56,16 +56,15 @@ export function facetsOf(store: ReleaseStore, items: readonly ConceptSearchRecor
 }
 
 export function searchFacets(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: { query: string | undefined; filters?: SearchFilters; window?: number },
 ): FacetsResult {
   const window = request.window ?? FACET_WINDOW;
-  const result = searchConcepts(store, policy, { query: request.query, filters: request.filters, window: { offset: 0, limit: window } });
+  const result = searchConcepts(view, { query: request.query, filters: request.filters, window: { offset: 0, limit: window } });
   const total = result.total ?? result.items.length;
   return {
     query: result.query.text,
-    facets: facetsOf(store, result.items),
+    facets: facetsOf(view.store, result.items),
     total_results: total,
     counted_results: result.items.length,
     complete: result.items.length >= total,

@@ -11,7 +11,7 @@
  *     that proves a next page exists — so total_pages is this page + 1 and has_next is true — or,
  *     on the last page of the served depth, the SUGGEST_MAX_DEPTH served suggestions.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
@@ -46,7 +46,7 @@ export interface SuggestResult {
   totalIsExact: boolean;
 }
 
-export function suggestConcepts(store: ReleaseStore, policy: AccessPolicy, request: SuggestRequest): SuggestResult {
+export function suggestConcepts(view: ReleaseView, request: SuggestRequest): SuggestResult {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? 10;
   const offset = (page - 1) * pageSize;
@@ -57,7 +57,7 @@ export function suggestConcepts(store: ReleaseStore, policy: AccessPolicy, reque
     );
   }
   const suggestWindow = (windowOffset: number, limit: number) =>
-    searchConcepts(store, policy, {
+    searchConcepts(view, {
       query: request.query,
       filters: request.filters,
       window: { offset: windowOffset, limit },

@@ -4,7 +4,7 @@
  * includeRelationships each concept carries the parents/children of GET /v1/concepts/{id}, read in
  * one batch (up to 100 of each per concept), so such pages are at most RELATIONSHIPS_MAX_PAGE_SIZE long.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { relativesOf, type ConceptDetail } from '../concepts/concept-lookup.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
@@ -39,28 +39,26 @@ export interface VocabularyConceptRecord extends ConceptRecord {
 }
 
 export function listVocabularyConcepts(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
-  const page = findVocabularyConcepts(store, policy, request);
+  const page = findVocabularyConcepts(view, request);
   if (request.includeRelationships) {
-    const relatives = relativesOf(store, policy, page.items.map((item) => item.concept_id));
+    const relatives = relativesOf(view, page.items.map((item) => item.concept_id));
     for (const item of page.items) item.relationships = relatives.get(item.concept_id);
   }
   return page;
 }
 
 function findVocabularyConcepts(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
-  requireVocabulary(store, policy, request.vocabularyId);
+  requireVocabulary(view, request.vocabularyId);
   if (request.search !== undefined && request.search.trim() !== '') {
     const sortBy: SortBy | undefined =
       request.sortBy === 'name' ? 'concept_name' : request.sortBy === 'code' ? 'concept_code' : (request.sortBy as SortBy | undefined);
-    const result = searchConcepts(store, policy, {
+    const result = searchConcepts(view, {
       query: request.search,
       queryRules: { parameter: 'search' },
       filters: { vocabularyIds: [request.vocabularyId], standardConcepts: request.standardConcepts, includeInvalid: request.includeInvalid },
@@ -72,7 +70,7 @@ function findVocabularyConcepts(
     });
     return { items: result.items as ConceptSearchRecord[], total: result.total ?? result.items.length };
   }
-  const search = store.search;
+  const search = view.store.search;
   const sortBy = request.sortBy === 'name' || request.sortBy === 'concept_name' ? 'concept_name' : request.sortBy === 'concept_id' ? 'concept_id' : 'concept_code';
   const { concepts, total } = search.browseVocabulary({
     vocabularyId: request.vocabularyId,

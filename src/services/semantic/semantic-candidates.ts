@@ -8,7 +8,7 @@
  *    CANDIDATE_K_CAP) ∪ the first KEYWORD_CANDIDATES results of keyword search (E4) for the same
  *    text and filters, so that a selective filter (a small vocabulary, a rare class) still finds
  *    the concepts the nearest-neighbour list would have had to be very long to reach.
- * 2. Every candidate concept passes the filters and the licence rules (AccessPolicy: CPT4 only for
+ * 2. Every candidate concept passes the filters and the licence rules (the release view: CPT4 only for
  *    validated keys, GPI and MedDRA never); a named hidden vocabulary is a 403 as in keyword search.
  * 3. Each candidate is scored against each of its texts (its indexed entries; a concept outside the
  *    index, e.g. an invalid one when include_invalid is set, against its name and synonyms) by a
@@ -17,7 +17,7 @@
  *
  * Pure TypeScript over ReleaseStore + SemanticIndex + EmbeddingProvider: no SQL, no HTTP.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import { searchConcepts } from '../search/keyword-search.js';
 import { conceptPasses, indexFilterFor, type SearchFilters, type StandardFlag } from '../search/search-filters.js';
@@ -37,10 +37,9 @@ export const INDEXED_STANDARD_FLAGS: readonly StandardFlag[] = ['S', 'C'];
 
 /** What every meaning-based service works on: one release, its vectors, the provider that reads them, the caller's licence. */
 export interface SemanticContext {
-  store: ReleaseStore;
   index: SemanticIndex;
   provider: EmbeddingProvider;
-  policy: AccessPolicy;
+  view: ReleaseView;
 }
 
 /** A candidate concept with its best score and the text that scored it. */
@@ -84,7 +83,7 @@ function withIndexedDefault(filters: SearchFilters): SearchFilters {
  */
 export async function candidateConcepts(ctx: SemanticContext, request: CandidateRequest): Promise<CandidateConcepts> {
   const filters = withIndexedDefault(request.filters);
-  const indexFilter = indexFilterFor(filters, ctx.policy);
+  const indexFilter = indexFilterFor(filters, ctx.view);
   const includeInvalid = filters.includeInvalid === true;
   const excluded = new Set(request.excludeConceptIds ?? []);
   const [queryVector] = await ctx.provider.embed([request.text]);
@@ -101,12 +100,12 @@ export async function candidateConcepts(ctx: SemanticContext, request: Candidate
     const neighbours = ctx.index.nearest(queryVector!, k);
     const fresh = neighbours.map((n) => n.conceptId).filter((id) => !seen.has(id));
     for (const id of fresh) seen.add(id);
-    consider(ctx.store.concepts.byIds(fresh));
+    consider(ctx.view.store.concepts.byIds(fresh));
     const indexExhausted = neighbours.length < k;
     if (byId.size >= request.wanted || indexExhausted || k >= CANDIDATE_K_CAP) break;
   }
 
-  for (const q of request.keywordQueries ?? [request.text]) consider(keywordCandidates(ctx.store, ctx.policy, q, filters));
+  for (const q of request.keywordQueries ?? [request.text]) consider(keywordCandidates(ctx.view, q, filters));
   return { concepts: [...byId.values()], queryVector: queryVector! };
 }
 
@@ -125,9 +124,9 @@ export function typoTolerantKeywordQueries(text: string): string[] {
 }
 
 /** The first keyword-search results for the text (none when keyword search refuses it, e.g. a query under 3 characters). */
-export function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, text: string, filters: SearchFilters): ConceptRecord[] {
+export function keywordCandidates(view: ReleaseView, text: string, filters: SearchFilters): ConceptRecord[] {
   try {
-    return searchConcepts(store, policy, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
+    return searchConcepts(view, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
   } catch (err) {
     if (err instanceof ServiceError && err.status === 400) return [];
     throw err;
@@ -140,7 +139,7 @@ export function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, tex
  * from the store. The name comes first.
  */
 export function conceptTexts(
-  ctx: { store: ReleaseStore; index: SemanticIndex | null },
+  ctx: { view: ReleaseView; index: SemanticIndex | null },
   concepts: readonly ConceptRecord[],
 ): Map<number, string[]> {
   const texts = new Map<number, string[]>();
@@ -156,7 +155,7 @@ export function conceptTexts(
   }
   const outside = concepts.filter((c) => !indexed.has(c.concept_id)).map((c) => c.concept_id);
   if (outside.length) {
-    for (const [conceptId, synonyms] of ctx.store.search.synonymsOf(outside)) for (const s of synonyms) add(conceptId, s.concept_synonym_name);
+    for (const [conceptId, synonyms] of ctx.view.store.search.synonymsOf(outside)) for (const s of synonyms) add(conceptId, s.concept_synonym_name);
   }
   return texts;
 }

@@ -13,7 +13,7 @@
  * Anything else — another pattern, an unknown or administrative system, an unknown code, no `url`
  * at all — finds nothing (E12: total 0, never an error).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { conceptOfCode, OMOP_CODE_SYSTEM_NAME, terminologySystem } from './code-system-concept.js';
@@ -32,7 +32,7 @@ export interface ImplicitValueSet {
 }
 
 /** The ValueSets the `url` search value names: none or one (see the header). */
-export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: string | undefined): ImplicitValueSet[] {
+export function searchValueSets(view: ReleaseView, url: string | undefined): ImplicitValueSet[] {
   const implicit = url === undefined ? undefined : parseImplicitValueSetUrl(url);
   if (!implicit) return [];
   const system = terminologySystem(implicit.system);
@@ -41,8 +41,8 @@ export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: 
     codeSystemName = OMOP_CODE_SYSTEM_NAME;
   } else if (system?.kind === 'vocabulary') {
     const held = system.vocabularyIds.flatMap((id) => {
-      const vocabulary = store.metadata.vocabulary(id);
-      return vocabulary && vocabulary.concept_count > 0 && policy.canSee(id) ? [vocabulary.vocabulary_name] : [];
+      const vocabulary = view.store.metadata.vocabulary(id);
+      return vocabulary && vocabulary.concept_count > 0 && view.canSee(id) ? [vocabulary.vocabulary_name] : [];
     });
     if (held.length === 0) return [];
     codeSystemName = held.join(' and ');
@@ -51,8 +51,8 @@ export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: 
   }
   const found: ImplicitValueSet = { url: implicit.url, system: system.canonical, codeSystemName };
   if (implicit.kind === 'isa') {
-    const root = conceptOfCode(store, system, implicit.code, 'normalised');
-    if (!root || !policy.canSee(root.vocabulary_id)) return [];
+    const root = conceptOfCode(view.store, system, implicit.code, 'normalised');
+    if (!root || !view.canSee(root.vocabulary_id)) return [];
     found.root = root;
   }
   return [found];

@@ -9,7 +9,7 @@
  * Ties keep the vocabulary authority order (VOCABULARY_AUTHORITY), then the id. The list searched is
  * the GET /v1/vocabularies list for the same options (licence rules included).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { compareIds } from './concept-tallies.js';
@@ -38,14 +38,13 @@ export function vocabularyMatchTier(vocabulary: Pick<VocabularySummary, 'vocabul
 }
 
 export function searchVocabularies(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   query: string,
   options: VocabularySearchOptions = {},
 ): VocabularySummary[] {
   if (query.trim() === '') throw validationError('query must contain a character other than a space.', { parameter: 'query' });
   const matches: Array<{ tier: number; vocabulary: VocabularySummary }> = [];
-  for (const vocabulary of listVocabularies(store, policy, { ...options, sort_by: 'id' })) {
+  for (const vocabulary of listVocabularies(view, { ...options, sort_by: 'id' })) {
     const tier = vocabularyMatchTier(vocabulary, query);
     if (tier !== undefined) matches.push({ tier, vocabulary });
   }

@@ -126,19 +126,19 @@ async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request
     const match = matchOperation(registeredFhirOperations(app), target.segments);
     if (!match) throw new ServiceError(404, 'not_found', `Bundle.entry[${index}]: no such FHIR interaction: GET ${target.segments.join('/')}`);
     const release = entryRelease(request, registry, target.query);
+    const view = release === request.release ? request.view : request.view.onRelease(release.store, release.label);
     // The entry sees the batch's request (caller, host, format) with its own path parameters, query and release.
     const entryHttpRequest = Object.create(request, {
       params: { value: { fhirVersion: target.version, ...match.params } },
       query: { value: target.query },
       release: { value: release },
+      view: { value: view },
     }) as FastifyRequest;
     const resource = await match.spec.handler({
       request: entryHttpRequest,
       version: target.version,
       params: OperationParameters.fromQuery(target.query),
-      store: release.store,
-      policy: request.caller.policy,
-      releaseLabel: release.label,
+      view,
     });
     return { resource, response: { status: statusLine(200) } };
   } catch (error) {

@@ -36,7 +36,7 @@ function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: st
 function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: OpenRelease; after: OpenRelease } {
   const toVersion = ctx.params.get('toVersion');
   const fromVersion = ctx.params.get('fromVersion');
-  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : releaseNamed(registry, ctx.releaseLabel, 'toVersion');
+  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : releaseNamed(registry, ctx.view.label, 'toVersion');
   if (fromVersion !== undefined) return { before: releaseNamed(registry, fromVersion, 'fromVersion'), after };
   const ordered = releasesByDate(registry);
   const before = ordered[ordered.findIndex((r) => r.label === after.label) - 1];
@@ -88,11 +88,11 @@ function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): ob
     { name: 'toVersion', valueString: after.label },
   ];
   if (code !== undefined) {
-    const changes = diffCode(before.store, after.store, ctx.policy, system, code, types);
+    const changes = diffCode(before.store, after.store, ctx.view, system, code, types);
     const counted = DIFF_CHANGE_TYPES.filter((type) => types.has(type)).map((type) => ({ type, count: changes.filter((c) => c.type === type).length }));
     return parametersResource([...versions, ...changes.map(changeParameter), ...counted.map(countParameter)]);
   }
-  const page = diffCodeSystem(before.store, after.store, ctx.policy, system, {
+  const page = diffCodeSystem(before.store, after.store, ctx.view, system, {
     count: ctx.params.integer('count'),
     cursor: ctx.params.get('cursor'),
     types,

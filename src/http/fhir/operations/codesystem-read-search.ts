@@ -61,16 +61,16 @@ function readCodeSystem(ctx: FhirOperationContext, registry: ReleaseRegistry): o
   const id = (ctx.request.params as { id?: string }).id ?? '';
   const omopRelease = releaseOfOmopId(registry, id);
   if (omopRelease) {
-    return codeSystemResource(omopCodeSystem(omopRelease.store, ctx.policy, fhirCodeSystemVersion(omopRelease.store)), omopRelease.label);
+    return codeSystemResource(omopCodeSystem(ctx.view.onRelease(omopRelease.store, omopRelease.label), fhirCodeSystemVersion(omopRelease.store)), omopRelease.label);
   }
-  const vocabulary = vocabularyCodeSystemById(ctx.store, fhirCodeSystemVersion(ctx.store), id);
+  const vocabulary = vocabularyCodeSystemById(ctx.view.store, fhirCodeSystemVersion(ctx.view.store), id);
   if (!vocabulary) {
     throw notFound(
-      `CodeSystem/${id} is not a code system of this server: ids are omop-v<YYYYMMDD> (or a release label such as ${ctx.releaseLabel}) and the vocabulary ids of release ${ctx.releaseLabel}; GET CodeSystem lists them.`,
+      `CodeSystem/${id} is not a code system of this server: ids are omop-v<YYYYMMDD> (or a release label such as ${ctx.view.label}) and the vocabulary ids of release ${ctx.view.label}; GET CodeSystem lists them.`,
     );
   }
-  ctx.policy.assertVisible(vocabulary.vocabularyId!);
-  return codeSystemResource(vocabulary, ctx.releaseLabel);
+  ctx.view.assertVisible(vocabulary.vocabularyId!);
+  return codeSystemResource(vocabulary, ctx.view.label);
 }
 
 function searchCodeSystemResources(ctx: FhirOperationContext): object {
@@ -78,12 +78,12 @@ function searchCodeSystemResources(ctx: FhirOperationContext): object {
   if (summary !== undefined && !SUMMARY_VALUES.includes(summary)) {
     throw validationError(`Parameter '_summary' must be one of ${SUMMARY_VALUES.join(', ')}, not '${summary}'.`, { parameter: '_summary' });
   }
-  const catalog = codeSystemCatalog(ctx.store, ctx.policy, fhirCodeSystemVersion(ctx.store));
+  const catalog = codeSystemCatalog(ctx.view, fhirCodeSystemVersion(ctx.view.store));
   const found = searchCodeSystems(catalog, { url: ctx.params.get('url'), version: ctx.params.get('version'), name: ctx.params.get('name') });
   if (summary === 'count') return searchsetBundle([], found.length);
   const base = fhirBase(ctx.request, ctx.version);
   return searchsetBundle(
-    found.map((cs) => ({ fullUrl: `${base}/CodeSystem/${cs.id}`, resource: codeSystemResource(cs, ctx.releaseLabel) })),
+    found.map((cs) => ({ fullUrl: `${base}/CodeSystem/${cs.id}`, resource: codeSystemResource(cs, ctx.view.label) })),
     found.length,
   );
 }
