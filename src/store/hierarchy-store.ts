@@ -24,7 +24,7 @@ export interface HierarchyFilter {
   /** Also deprecated or replaced concepts (invalid_reason not null). */
   includeInvalid: boolean;
   /** Never concepts of these vocabularies (the caller's licence; see licences/licence-rules.ts). */
-  hiddenVocabularies: readonly string[];
+  hiddenVocabularyIds: readonly string[];
 }
 
 /** A concept reached through CONCEPT_ANCESTOR, with its distance from the concept asked about. */

@@ -105,7 +105,7 @@ export function describeConcept(
       maxLevels: Number.MAX_SAFE_INTEGER,
       standardOnly: false,
       includeInvalid: true,
-      hiddenVocabularies: view.hiddenVocabularyIds(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     };
     detail.hierarchy = {
       ancestors: view.store.hierarchy.ancestors(concept.concept_id, filter).slice(0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),

@@ -104,7 +104,7 @@ function selection(
       vocabularyIds: options.vocabularyIds?.length ? options.vocabularyIds : undefined,
       domainIds: options.domainIds?.length ? options.domainIds : undefined,
       standardOnly: options.standardOnly,
-      excludedVocabularyIds: view.hiddenVocabularyIds(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     },
   };
 }

@@ -45,7 +45,7 @@ export function getRelationshipOptions(
       conceptId,
       direction,
       includeInvalid: false,
-      otherEnd: { excludedVocabularyIds: view.hiddenVocabularyIds() },
+      otherEnd: { hiddenVocabularyIds: view.hiddenVocabularyIds() },
     });
   const outbound = countsOf('outbound');
   const inbound = countsOf('inbound');

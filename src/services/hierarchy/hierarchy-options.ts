@@ -59,7 +59,7 @@ export function resolveHierarchyOptions(view: ReleaseView, options: HierarchyOpt
       domainIds: options.domain_ids?.length ? options.domain_ids : undefined,
       standardOnly: options.standard_only === true,
       includeInvalid: options.include_invalid === true,
-      hiddenVocabularies: view.hiddenVocabularyIds(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     },
     relationshipTypes,
     includeDistance: options.include_distance === true,

@@ -76,7 +76,7 @@ export function targetFields(target: ConceptRecord): MappingTargetFields {
 /** The filter for targets a caller may see, in the vocabularies named (each of which must be visible: 403 otherwise). */
 export function visibleTargetFilter(view: ReleaseView, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
   for (const vocabularyId of targetVocabularyIds ?? []) view.assertVisible(vocabularyId);
-  return { targetVocabularyIds, excludedVocabularyIds: view.hiddenVocabularyIds(), includeInvalid };
+  return { targetVocabularyIds, hiddenVocabularyIds: view.hiddenVocabularyIds(), includeInvalid };
 }
 
 function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {

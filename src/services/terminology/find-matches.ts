@@ -100,7 +100,7 @@ function relationshipHolders(
       direction: 'inbound',
       relationshipIds: [property.code],
       includeInvalid: false,
-      otherEnd: { excludedVocabularyIds: view.hiddenVocabularyIds(), ...(vocabularyIds ? { vocabularyIds } : {}) },
+      otherEnd: { hiddenVocabularyIds: view.hiddenVocabularyIds(), ...(vocabularyIds ? { vocabularyIds } : {}) },
     },
     0,
     CANDIDATE_ROWS_LIMIT,

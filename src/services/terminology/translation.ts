@@ -141,7 +141,7 @@ function usedSystemOf(ctx: TranslationContext, system: TerminologySystem): strin
 }
 
 function filterOf(ctx: TranslationContext, targetVocabularyIds?: readonly string[]): MappingFilter {
-  return { targetVocabularyIds, excludedVocabularyIds: ctx.view.hiddenVocabularyIds(), includeInvalid: false };
+  return { targetVocabularyIds, hiddenVocabularyIds: ctx.view.hiddenVocabularyIds(), includeInvalid: false };
 }
 
 /** Valid rows of one relationship id from the concept, targets filtered, bounded (notes when more may exist). */

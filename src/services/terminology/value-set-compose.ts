@@ -216,7 +216,7 @@ function hierarchyFilter(view: ReleaseView, system: ConceptCodeSystem, options: 
     ...(system.kind === 'vocabulary' ? { vocabularyIds: system.vocabularyIds } : {}),
     standardOnly: false,
     includeInvalid: !options.activeOnly,
-    hiddenVocabularies: view.hiddenVocabularyIds(),
+    hiddenVocabularyIds: view.hiddenVocabularyIds(),
   };
 }
 
