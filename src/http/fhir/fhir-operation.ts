@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ReleaseView } from '../../services/release-view.js';
 import { notFound, ServiceError } from '../../services/errors.js';
+import { codeSystemVersionOf } from '../../store/release-registry.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { noSuchEndpoint } from '../plumbing/error-responses.js';
 import { ReleaseQuery } from '../plumbing/schemas.js';
@@ -64,7 +65,7 @@ export function fhirVersionOf(request: FastifyRequest): FhirVersion {
  * release label.
  */
 export function fhirCodeSystemVersion(store: ReleaseStore): string {
-  return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
+  return codeSystemVersionOf(store);
 }
 
 /** The query every FHIR route takes besides its own parameters: output format and release. */

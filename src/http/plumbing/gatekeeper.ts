@@ -25,6 +25,7 @@ import { ReleaseView } from '../../services/release-view.js';
 import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
+import { resolveRelease } from './release-resolution.js';
 import { normalisedPath, surfaceOfPath, type Surface } from './request-context.js';
 
 export interface GatekeeperOptions {
@@ -183,29 +184,13 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   // Release selection needs the parsed query string, so it runs after parsing.
   app.addHook('preValidation', async (request, reply) => {
     if (!requiresKey(request)) return;
-    const selection = registry.select(releaseSelector(request));
-    if (selection.ok) {
-      request.release = selection.release;
-      request.view = new ReleaseView(selection.release.store, request.caller.licences, selection.release.label);
-      return;
+    try {
+      const release = resolveRelease(registry, releaseSelector(request), { surface: request.surface });
+      request.release = release;
+      request.view = new ReleaseView(release.store, request.caller.licences, release.label);
+    } catch (error) {
+      if (error instanceof ServiceError) return sendError(request, reply, error);
+      throw error;
     }
-    if (selection.reason === 'none_loaded') {
-      return sendError(
-        request,
-        reply,
-        new ServiceError(503, 'service_unavailable', 'No vocabulary release is loaded on this server yet: run `omopterm load <athena-dir> --release YYYY.Q`.'),
-      );
-    }
-    const wanted = releaseSelector(request);
-    return sendError(
-      request,
-      reply,
-      new ServiceError(
-        request.surface === 'fhir' ? 404 : 400,
-        'release_not_found',
-        `Unknown vocabulary release '${wanted}'. Releases on this server: ${selection.available.join(', ')} (or latest/default/current).`,
-        { requested: wanted, available_releases: selection.available },
-      ),
-    );
   });
 }

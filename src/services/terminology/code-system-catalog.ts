@@ -7,13 +7,14 @@
  * read, and a vocabulary the caller may not read is left out of the catalog (and refused when asked
  * for by id). Plain results: the FHIR edge writes them as CodeSystem resources.
  */
+import { OMOP_CODE_SYSTEM_ID_PREFIX } from '../../store/release-registry.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { ReleaseView } from '../release-view.js';
 import { OMOP_CONCEPT_SYSTEM, matchSystem, systemForVocabulary } from '../fhir/code-system-uris.js';
 import { OMOP_CODE_SYSTEM_NAME } from './code-system-concept.js';
 
 /** The OMOP system's id prefix: `omop-v20250827` (client-compatibility.md §2.1). */
-export const OMOP_CODE_SYSTEM_ID_PREFIX = 'omop-v';
+export { OMOP_CODE_SYSTEM_ID_PREFIX };
 
 export interface CatalogCodeSystem {
   id: string;

@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ServiceError, validationError } from '../../../services/errors.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { resolveRelease } from '../../plumbing/release-resolution.js';
 import { issueTypeFor, operationOutcome } from '../../plumbing/operation-outcome.js';
 import { sendResource } from '../fhir-format.js';
 import {
@@ -107,10 +108,7 @@ function entryRelease(request: FastifyRequest, registry: ReleaseRegistry, query:
   const selector = query.vocab_release;
   const wanted = Array.isArray(selector) ? selector[0] : selector;
   if (wanted === undefined || wanted.trim() === '') return request.release;
-  const selection = registry.select(wanted);
-  if (selection.ok) return selection.release;
-  const available = selection.reason === 'unknown' ? selection.available.join(', ') : 'none';
-  throw new ServiceError(404, 'release_not_found', `Unknown vocabulary release '${wanted}'. Releases on this server: ${available} (or latest/default/current).`);
+  return resolveRelease(registry, wanted, { surface: 'fhir' });
 }
 
 async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request: FastifyRequest, batchVersion: FhirVersion, entry: unknown, index: number): Promise<BatchResponseEntry> {

@@ -12,10 +12,11 @@
  * running totals of the walk, this page included.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound, validationError } from '../../../services/errors.js';
+import { validationError } from '../../../services/errors.js';
 import { diffCodeSystem } from '../../../services/terminology/code-system-diff.js';
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { resolveRelease } from '../../plumbing/release-resolution.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 import { parametersResource, type FhirParameter } from '../fhir-resources.js';
 
@@ -25,12 +26,7 @@ function releasesByDate(registry: ReleaseRegistry): OpenRelease[] {
 }
 
 function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: string): OpenRelease {
-  const selection = registry.select(selector);
-  if (selection.ok) return selection.release;
-  const date = selector.startsWith('omop-v') ? selector.slice('omop-v'.length) : selector;
-  const release = registry.all().find((r) => fhirCodeSystemVersion(r.store) === date);
-  if (release) return release;
-  throw notFound(`Parameter '${parameter}': release '${selector}' is not loaded; loaded: ${registry.labels().join(', ')}.`, 'not_found', { parameter });
+  return resolveRelease(registry, selector, { surface: 'fhir', parameter });
 }
 
 function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: OpenRelease; after: OpenRelease } {

@@ -14,14 +14,12 @@ import { notFound, validationError } from '../../../services/errors.js';
 import {
   codeSystemCatalog,
   omopCodeSystem,
-  omopCodeSystemId,
   searchCodeSystems,
   vocabularyCodeSystemById,
   type CatalogCodeSystem,
 } from '../../../services/terminology/code-system-catalog.js';
 import { RELEASE_LABEL_PATTERN } from '../../../store/release-manifest.js';
-import { normaliseReleaseSelector, type ReleaseRegistry } from '../../../store/release-registry.js';
-import type { ReleaseStore } from '../../../store/release-store.js';
+import { normaliseReleaseSelector, OMOP_CODE_SYSTEM_ID_PREFIX, type OpenRelease, type ReleaseRegistry } from '../../../store/release-registry.js';
 import { fhirBase, searchsetBundle } from '../fhir-resources.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 
@@ -46,15 +44,12 @@ function codeSystemResource(cs: CatalogCodeSystem, releaseLabel: string): object
   };
 }
 
-/** The release whose OMOP code system an id names (`omop-v<version>`, or a release label), or undefined. */
-function releaseOfOmopId(registry: ReleaseRegistry, id: string): { store: ReleaseStore; label: string } | undefined {
-  const label = normaliseReleaseSelector(id);
-  if (RELEASE_LABEL_PATTERN.test(label)) {
-    const selection = registry.select(label);
-    return selection.ok ? { store: selection.release.store, label: selection.release.label } : undefined;
-  }
-  const release = registry.all().find((r) => omopCodeSystemId(fhirCodeSystemVersion(r.store)) === id);
-  return release ? { store: release.store, label: release.label } : undefined;
+/** The release whose OMOP code system an id names (`omop-v<version>`, or a release label such as 2025.2 or 2025v2), or undefined. */
+function releaseOfOmopId(registry: ReleaseRegistry, id: string): OpenRelease | undefined {
+  // Other ids (vocabulary ids, the aliases latest/default/current, bare dates) are not OMOP code-system ids.
+  if (!id.startsWith(OMOP_CODE_SYSTEM_ID_PREFIX) && !RELEASE_LABEL_PATTERN.test(normaliseReleaseSelector(id))) return undefined;
+  const selection = registry.select(id);
+  return selection.ok ? selection.release : undefined;
 }
 
 function readCodeSystem(ctx: FhirOperationContext, registry: ReleaseRegistry): object {
