@@ -50,6 +50,14 @@ export class ReleaseView {
     if (!this.canSee(vocabularyId)) throw licenceRefusal(this.licences, vocabularyId);
   }
 
+  /**
+   * Throws 403 vocabulary_restricted for the first of these vocabularies the caller may not see: a
+   * filter that names a vocabulary is an explicit request for it, never a silent empty answer.
+   */
+  assertVisibleAll(vocabularyIds: readonly string[] | undefined): void {
+    for (const vocabularyId of vocabularyIds ?? []) this.assertVisible(vocabularyId);
+  }
+
   /** Keeps only items whose vocabulary the caller may see. */
   visible<T extends { vocabulary_id: string }>(items: readonly T[]): T[] {
     return this.licences.filter(items);

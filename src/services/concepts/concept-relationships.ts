@@ -52,6 +52,7 @@ export function listConceptRelationships(
   page: { offset: number; limit: number },
 ): { relationships: RelationshipRecord[]; total: number } {
   const self = requireVisibleConcept(view, conceptId);
+  view.assertVisibleAll(options.vocabularyIds);
   const parts = (options.includeReverse ? (['outbound', 'inbound'] as const) : (['outbound'] as const)).map((direction) =>
     selection(view, conceptId, direction, options),
   );

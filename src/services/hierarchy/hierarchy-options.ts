@@ -52,6 +52,7 @@ export interface ResolvedHierarchyOptions {
 export function resolveHierarchyOptions(view: ReleaseView, options: HierarchyOptions): ResolvedHierarchyOptions {
   const relationshipTypes = options.relationship_types?.length ? options.relationship_types : DEFAULT_RELATIONSHIP_TYPES;
   assertAncestryDefining(view.store, relationshipTypes);
+  view.assertVisibleAll(options.vocabulary_ids);
   return {
     filter: {
       maxLevels: Math.min(options.max_levels ?? DEFAULT_MAX_LEVELS, MAX_LEVELS_CEILING),

@@ -57,6 +57,7 @@ export interface RecommendationResult {
 }
 
 export function recommendConcepts(view: ReleaseView, request: RecommendationRequest): RecommendationResult {
+  view.assertVisibleAll(request.vocabularyIds ?? undefined);
   const scorer = scorerFor(view.store);
   const recommendations: Record<string, RecommendedConcept[]> = {};
   const failedConcepts: RecommendationResult['failedConcepts'] = [];

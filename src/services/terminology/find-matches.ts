@@ -132,6 +132,8 @@ export function findMatches(view: ReleaseView, releaseVersion: string, request: 
   }
   if (!request.properties.length) throw validationError("Parameter 'property' is required (at least one property to match).", { parameter: 'property' });
   const codeSystem = requireCodeSystem(view, request.system, request.version, releaseVersion);
+  // A `vocabulary-id` property names a vocabulary: a restricted one is the 403, as a REST vocabulary filter is.
+  view.assertVisibleAll(request.properties.filter((p) => p.code === 'vocabulary-id').map((p) => p.value));
   const relationshipProperties = request.properties.filter((p) => !isColumnProperty(p.code));
   let candidates: ConceptRecord[];
   let holdsRelationship: (concept: ConceptRecord, property: FindMatchesProperty) => boolean = () => false;

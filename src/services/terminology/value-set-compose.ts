@@ -322,6 +322,8 @@ function filterConditions(view: ReleaseView, parts: RuleParts, filter: Json, pat
     return;
   }
   const values = op === 'in' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : [value];
+  // Naming a vocabulary is an explicit request for it: a restricted one is the 403, never an empty expansion.
+  if (property === 'vocabulary_id') view.assertVisibleAll(values);
   const wanted = new Set(values);
   parts.conditions.push((c) => wanted.has(propertyValue(system, c, property)));
   if (parts.narrowed) return;
