@@ -21,7 +21,7 @@ declare module 'fastify' {
     surface: Surface;
     /** Set for every authenticated request (all /v1 and /fhir routes). */
     caller: Caller;
-    /** Set for every route that works on a release (all /v1 and /fhir routes). */
+    /** Set for every route that works on a release (all /v1 and /fhir routes): for its label, build and vectors; read concepts through `view`. */
     release: OpenRelease;
     /** The selected release seen with the caller's licence rules: every concept read of a route goes through it. */
     view: ReleaseView;

@@ -33,7 +33,7 @@ const RELATIONSHIP_TYPES_TEXT =
   'by relationship: each value must be such a relationship of the release (otherwise 400), is echoed in relationship_types_used, and the rows are the same.';
 
 const FilterFields = {
-  vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated vocabulary ids; every row is of one of them.' })),
+  vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated vocabulary ids; every row is of one of them. Naming a vocabulary this key may not read is 403 vocabulary_restricted (docs/licences.md).' })),
   domain_ids: Type.Optional(Type.String({ description: 'Comma-separated domain ids; every row is of one of them.' })),
   max_levels: Type.Optional(Type.Integer({ minimum: 1, description: MAX_LEVELS_TEXT })),
   relationship_types: Type.Optional(Type.String({ description: RELATIONSHIP_TYPES_TEXT })),
@@ -217,7 +217,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
                 Type.Object({
                   max_levels: Type.Optional(Type.Integer({ minimum: 1, description: MAX_LEVELS_TEXT })),
                   relationship_types: BodyList(RELATIONSHIP_TYPES_TEXT),
-                  vocabulary_ids: BodyList('Vocabulary ids; every row is of one of them.'),
+                  vocabulary_ids: BodyList('Vocabulary ids; every row is of one of them; naming one this key may not read fails the query with vocabulary_restricted.'),
                   domain_ids: BodyList('Domain ids; every row is of one of them.'),
                   include_invalid: Type.Optional(Type.Boolean()),
                   standard_only: Type.Optional(Type.Boolean()),

@@ -144,7 +144,7 @@ export function registerRelatedRoutes(app: FastifyInstance): void {
         body: Type.Object({
           concept_ids: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: RECOMMENDED_MAX_CONCEPT_IDS, description: `Source concept ids (1–${RECOMMENDED_MAX_CONCEPT_IDS}).` }),
           relationship_types: StringList(RECOMMENDED_MAX_RELATIONSHIP_TYPES, 'Relationship ids to walk instead of the default ones'),
-          vocabulary_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these vocabularies'),
+          vocabulary_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these vocabularies; naming one this key may not read is 403 vocabulary_restricted'),
           domain_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these domains'),
           standard_only: Type.Optional(Type.Boolean({ description: 'Only standard concepts (default true).' })),
           include_invalid: Type.Optional(Type.Boolean({ description: 'Also deprecated or updated concepts (default false).' })),

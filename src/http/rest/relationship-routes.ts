@@ -90,7 +90,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const page = readPage(request.query, { defaultPageSize: RELATIONSHIP_TYPES_DEFAULT_PAGE_SIZE, maxPageSize: RELATIONSHIP_TYPES_MAX_PAGE_SIZE });
-      const { relationshipTypes, total } = listRelationshipTypes(request.release.store, { offset: page.offset, limit: page.pageSize });
+      const { relationshipTypes, total } = listRelationshipTypes(request.view.store, { offset: page.offset, limit: page.pageSize });
       return okPage(request, { relationship_types: relationshipTypes }, paginationMeta(page, total));
     },
   );
@@ -146,7 +146,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
         params: ConceptIdParams,
         querystring: Type.Object({
           relationship_ids: Type.Optional(Type.String({ description: "Comma-separated relationship ids, e.g. 'Maps to,Is a' (default: all)." })),
-          vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these vocabularies.' })),
+          vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these vocabularies. Naming a vocabulary this key may not read is 403 vocabulary_restricted (docs/licences.md).' })),
           domain_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these domains.' })),
           include_invalid: Type.Optional(Type.Boolean({ description: 'Also rows with an invalid_reason (default false).' })),
           standard_only: Type.Optional(Type.Boolean({ description: "Keep rows whose other concept is standard ('S') (default false)." })),

@@ -117,10 +117,7 @@ export function describeConcept(
 
 /** The concept with this id: 404 `not_found` when the release has none, 403 when the key may not see it. */
 export function requireVisibleConcept(view: ReleaseView, conceptId: number): ConceptRecord {
-  const concept = view.store.concepts.byId(conceptId);
-  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${view.store.manifest.label}.`, 'not_found', { concept_id: conceptId });
-  view.assertVisible(concept.vocabulary_id);
-  return concept;
+  return view.requireConcept(conceptId);
 }
 
 export function getConceptById(view: ReleaseView, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {

@@ -100,7 +100,7 @@ export async function candidateConcepts(ctx: SemanticContext, request: Candidate
     const neighbours = ctx.index.nearest(queryVector!, k);
     const fresh = neighbours.map((n) => n.conceptId).filter((id) => !seen.has(id));
     for (const id of fresh) seen.add(id);
-    consider(ctx.view.store.concepts.byIds(fresh));
+    consider(ctx.view.concepts(fresh));
     const indexExhausted = neighbours.length < k;
     if (byId.size >= request.wanted || indexExhausted || k >= CANDIDATE_K_CAP) break;
   }
