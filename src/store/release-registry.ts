@@ -146,6 +146,13 @@ export class ReleaseRegistry {
     return { ok: true, release };
   }
 
+  /** The loaded release just before this one in vocabulary-date order (the code-system version), or undefined. */
+  releaseBefore(label: string): OpenRelease | undefined {
+    const ordered = this.all().sort((a, b) => codeSystemVersionOf(a.store).localeCompare(codeSystemVersionOf(b.store)));
+    const at = ordered.findIndex((r) => r.label === label);
+    return at > 0 ? ordered[at - 1] : undefined;
+  }
+
   /** The release whose OMOP code-system version (or code-system id) this is; the default one first when several share a date. */
   private byCodeSystemVersion(wanted: string): OpenRelease | undefined {
     const version = wanted.startsWith(OMOP_CODE_SYSTEM_ID_PREFIX) ? wanted.slice(OMOP_CODE_SYSTEM_ID_PREFIX.length) : wanted;

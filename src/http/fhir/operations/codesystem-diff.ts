@@ -17,13 +17,8 @@ import { diffCodeSystem } from '../../../services/terminology/code-system-diff.j
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
 import { resolveRelease } from '../../plumbing/release-resolution.js';
-import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
+import { registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 import { parametersResource, type FhirParameter } from '../fhir-resources.js';
-
-/** The loaded releases, earliest vocabulary date first. */
-function releasesByDate(registry: ReleaseRegistry): OpenRelease[] {
-  return registry.all().sort((a, b) => fhirCodeSystemVersion(a.store).localeCompare(fhirCodeSystemVersion(b.store)));
-}
 
 function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: string): OpenRelease {
   return resolveRelease(registry, selector, { surface: 'fhir', parameter });
@@ -32,10 +27,9 @@ function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: st
 function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: OpenRelease; after: OpenRelease } {
   const toVersion = ctx.params.get('toVersion');
   const fromVersion = ctx.params.get('fromVersion');
-  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : releaseNamed(registry, ctx.view.label, 'toVersion');
+  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : ctx.request.release;
   if (fromVersion !== undefined) return { before: releaseNamed(registry, fromVersion, 'fromVersion'), after };
-  const ordered = releasesByDate(registry);
-  const before = ordered[ordered.findIndex((r) => r.label === after.label) - 1];
+  const before = registry.releaseBefore(after.label);
   if (before === undefined) {
     throw validationError(`Parameter 'fromVersion' is required: no release is loaded before ${after.label}.`, { parameter: 'fromVersion' });
   }
