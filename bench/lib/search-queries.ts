@@ -4,7 +4,7 @@
  * search dictionary (search_word), codes and names from CONCEPT. Not a scenario itself (no default
  * export): the harness skips this file.
  */
-import { STOP_WORDS } from '../../src/services/search/stop-words.js';
+import { STOP_WORDS } from '../../src/search-model/stop-words.js';
 import type { BenchContext, BenchRequest } from './scenario.js';
 
 const enc = encodeURIComponent;

@@ -3,7 +3,7 @@
  * (valid standard and classification concepts, as the design of issue #12 fixes it), and the word
  * form used to tell two texts apart.
  */
-import { indexText } from '../../src/services/search/text-normalization.js';
+import { indexText } from '../../src/search-model/text-normalization.js';
 import type { AthenaRow } from './athena-tables.js';
 
 /** A CONCEPT row the semantic index holds: standard (S) or classification (C), not invalid. */

@@ -25,7 +25,7 @@ import { isIndexedConcept, sameWording } from './indexed-concepts.js';
 import type { SharedDatasets } from './shared-datasets.js';
 import { RESOURCE_TYPE_OF_DOMAIN } from '../../src/services/fhir-resolver/cdm-target.js';
 import type { ResourceType } from '../../src/services/fhir-resolver/resolution.js';
-import { indexText } from '../../src/services/search/text-normalization.js';
+import { indexText } from '../../src/search-model/text-normalization.js';
 
 export type MapPairSource = 'tutorial-map' | 'maps-to';
 

@@ -26,12 +26,12 @@ import { expectedDomains } from '../../src/services/fhir-resolver/cdm-target.js'
 import { resolveDisplay, type DisplayResolutionContext } from '../../src/services/fhir-resolver/display-resolution.js';
 import type { ResourceType } from '../../src/services/fhir-resolver/resolution.js';
 import { searchConcepts } from '../../src/services/search/keyword-search.js';
-import type { EmbeddingProvider } from '../../src/services/semantic/embedding-provider.js';
+import type { EmbeddingProvider } from '../../src/search-model/semantic/embedding-provider.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
-import { createLexiconProvider, type LexiconProvider } from '../../src/services/semantic/lexicon/lexicon-provider.js';
-import { UNIFORM_IDF } from '../../src/services/semantic/lexicon/sparse-features.js';
-import { TextFeatureExtractor, type LexiconFeatureWeights } from '../../src/services/semantic/lexicon/text-features.js';
+import { ReleaseLexiconBuilder } from '../../src/search-model/semantic/lexicon/build-release-lexicon.js';
+import { createLexiconProvider, type LexiconProvider } from '../../src/search-model/semantic/lexicon/lexicon-provider.js';
+import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
+import { TextFeatureExtractor, type LexiconFeatureWeights } from '../../src/search-model/semantic/lexicon/text-features.js';
 import { semanticSearch } from '../../src/services/semantic/semantic-search.js';
 import { similarConcepts, type SimilarContext } from '../../src/services/semantic/similar-concepts.js';
 import type { EvalRelease } from './eval-release.js';

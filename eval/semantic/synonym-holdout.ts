@@ -8,7 +8,7 @@
  * synonym is the name plus a tag ("Gallstone (disorder)") is that one taken. Every row of the
  * concept with the same wording goes, so the held-out text is truly absent.
  */
-import { indexText } from '../../src/services/search/text-normalization.js';
+import { indexText } from '../../src/search-model/text-normalization.js';
 import type { AthenaRow, AthenaTables } from './athena-tables.js';
 import { differsOnlyByTag, isIndexedConcept, sameWording } from './indexed-concepts.js';
 

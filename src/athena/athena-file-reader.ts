@@ -1,19 +1,14 @@
 /**
- * Streams the records of one Athena table file (plain or gzipped, either dialect) to a handler,
- * one record at a time, never holding the table in memory. Every problem comes back as an
- * AthenaReadError positioned at `FILE:LINE:COLUMN` (line 1 is the header).
- *
- * The TAB dialect has no quoting, so every record is exactly one line and the reader counts lines
- * itself (csv-parse's per-record `info` would halve the throughput). The comma dialect can have
- * line breaks inside quoted fields, so there the line breaks in each record's raw text are counted
- * (csv-parse's `raw` costs ~15%, `info` ~85%).
+ * Streams the records of one Athena table file (plain or gzipped, either dialect) to a handler one at a time,
+ * never holding the table in memory. Every problem is an AthenaReadError at `FILE:LINE:COLUMN` (line 1 is the
+ * header); how lines are counted per dialect is in docs/internals.md.
  */
 import { parse, CsvError, type Options as CsvParseOptions } from 'csv-parse';
 import { createReadStream } from 'node:fs';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { COMMA_DIALECT, detectDialect, fieldStarts, TAB_DIALECT, type AthenaDialect } from './dialect.js';
+import { COMMA_DIALECT, detectDialect, fieldStarts, quotedFieldsOverLines, TAB_DIALECT, type AthenaDialect } from './dialect.js';
 import { AthenaReadError, RowFieldError } from './read-error.js';
 import type { AthenaSourceFile } from './source-files.js';
 
@@ -108,8 +103,13 @@ export async function readAthenaFile(file: AthenaSourceFile, handler: AthenaReco
     parser.on('data', (record: { record: string[]; raw: string }) => {
       if (failure !== null) return;
       const line = previousEndLine + 1;
-      previousEndLine = line + countLineBreaks(record.raw) - (record.raw.endsWith('\n') ? 1 : 0);
+      const innerLineBreaks = countLineBreaks(record.raw) - (record.raw.endsWith('\n') ? 1 : 0);
+      previousEndLine = line + innerLineBreaks;
       try {
+        if (innerLineBreaks > 0 && line > 1) {
+          const quote = unterminatedQuote(file, record.raw, line, record.record.length, expectedFields);
+          if (quote) throw quote;
+        }
         handleRecord(record.record, line, record.raw);
         lastLine = previousEndLine;
       } catch (err) {
@@ -146,6 +146,31 @@ function parserOptions(dialect: AthenaDialect): CsvParseOptions {
     raw: true,
     max_record_size: MAX_RECORD_CHARS,
   };
+}
+
+/**
+ * A record spanning lines because a quoted field holds line breaks is either a legitimate multi-line
+ * value or a quote never closed on its line, which swallowed the following lines until the next `"`.
+ * It is the latter when that field's closing quote is not followed by a comma or the end of the line
+ * (csv-parse accepts it under relax_quotes), or when the record it makes has the wrong number of
+ * fields; the error then points at the opening quote, not at where the damage surfaced.
+ */
+function unterminatedQuote(file: AthenaSourceFile, raw: string, line: number, found: number, expected: number): AthenaReadError | null {
+  for (const quoted of quotedFieldsOverLines(raw)) {
+    if (quoted.closedProperly && found === expected) continue;
+    const endLine = line + quoted.endLineOffset;
+    const why = quoted.closedProperly
+      ? `lines ${line + quoted.start.lineOffset}–${endLine} were read as one record, which has ${found} fields where the header has ${expected}`
+      : `it runs on to line ${endLine}, ending at a quote not followed by a comma or the end of the line`;
+    // A properly closed field may be a real multi-line value: the wrong field count only makes the quote the likely cause.
+    return new AthenaReadError(
+      file.displayName,
+      line + quoted.start.lineOffset,
+      quoted.start.column,
+      `${quoted.closedProperly ? 'probably an ' : ''}unterminated quote: the quoted field opened here is not closed on its line; ${why}`,
+    );
+  }
+  return null;
 }
 
 function countLineBreaks(text: string): number {
@@ -261,7 +286,7 @@ function explainStreamError(err: unknown, file: AthenaSourceFile, dialect: Athen
 function csvProblem(err: CsvError): string {
   switch (err.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a quoted field starting here is never closed: the file ends inside the quotes';
+      return 'unterminated quote: the quoted field opened here is never closed (the file ends inside the quotes)';
     case 'CSV_INVALID_CLOSING_QUOTE':
       return 'bad quoting: a quoted field must end with a quote followed by a comma or the end of the line ' + `(${err.message})`;
     case 'CSV_MAX_RECORD_SIZE':

@@ -1,12 +1,7 @@
 /**
- * The two file dialects omopterm reads, told apart by the header line of each file:
- *
- * - `tab`: real Athena downloads. TAB-separated, no quoting at all (a `"` is an ordinary
- *   character), one record per line, an empty field is NULL.
- * - `comma`: CSV exports (Eunomia, ETL tutorials, database dumps). Comma-separated with RFC-4180
- *   quoting; a quoted field may hold commas, doubled quotes and line breaks; headers may be quoted.
- *
- * Both accept dates as YYYYMMDD or YYYY-MM-DD (see value-parsers.ts).
+ * The two file dialects omopterm reads, told apart by each file's header line: `tab` (real Athena downloads:
+ * TAB-separated, no quoting, one record per line) and `comma` (CSV exports with RFC-4180 quoting, where a quoted
+ * field may hold line breaks).
  */
 
 export interface AthenaDialect {
@@ -68,4 +63,55 @@ export function fieldStarts(dialect: AthenaDialect, rawRecord: string): FieldSta
   }
   starts.push({ lineOffset, column });
   return starts;
+}
+
+/** A quoted field of a comma record that holds a line break: where its quote opened and how it closed. */
+export interface QuotedFieldOverLines {
+  /** Position of the opening quote (the field's start). */
+  start: FieldStart;
+  /** Lines after the record's first line on which the field's closing quote is (or the record ends). */
+  endLineOffset: number;
+  /**
+   * Whether the closing quote is followed by a comma, a line break or the end of the record (RFC 4180).
+   * csv-parse, run with relax_quotes, also ends a quoted field at a quote followed by anything else:
+   * the sign of an unterminated quote that ran on until the next `"` in the file.
+   */
+  closedProperly: boolean;
+}
+
+/** The quoted fields of a comma record's raw text that hold line breaks (none for most records). */
+export function quotedFieldsOverLines(rawRecord: string): QuotedFieldOverLines[] {
+  const chars = [...rawRecord.replace(/\r?\n$/, '')];
+  const found: QuotedFieldOverLines[] = [];
+  let lineOffset = 0;
+  let column = 1;
+  let atFieldStart = true;
+  let open: { start: FieldStart; spansLines: boolean } | null = null;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch === '"' && (open || atFieldStart)) {
+      if (!open) {
+        open = { start: { lineOffset, column }, spansLines: false };
+      } else if (chars[i + 1] === '"') {
+        i++;
+        column++;
+      } else {
+        const next = chars[i + 1];
+        if (open.spansLines) found.push({ start: open.start, endLineOffset: lineOffset, closedProperly: next === undefined || next === ',' || next === '\r' || next === '\n' });
+        open = null;
+      }
+    } else if (ch === '\n') {
+      if (open) open.spansLines = true;
+      lineOffset++;
+      column = 0;
+    } else if (ch === ',' && !open) {
+      column++;
+      atFieldStart = true;
+      continue;
+    }
+    atFieldStart = false;
+    column++;
+  }
+  if (open?.spansLines) found.push({ start: open.start, endLineOffset: lineOffset, closedProperly: false });
+  return found;
 }

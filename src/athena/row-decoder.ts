@@ -1,8 +1,7 @@
 /**
- * Turns the text fields of one record into typed values (in the spec's column order): integers,
- * reals, dates as YYYYMMDD integers, texts; an empty optional field is NULL. A value that cannot
- * be read throws a RowFieldError (the reader adds file, line and column). Oddities that can be
- * kept (over-long text, empty required text) are passed to `notice` and kept.
+ * Turns the text fields of one record into typed values in the spec's column order (integers, reals, YYYYMMDD
+ * dates, texts; an empty optional field is NULL). An unreadable value throws a RowFieldError; oddities that can be
+ * kept (over-long text, empty required text) go to `notice` and are kept.
  */
 import type { ColumnMapping } from './column-mapping.js';
 import { RowFieldError } from './read-error.js';

@@ -1,13 +1,7 @@
 /**
- * The `omopterm` command tree, built without parsing (main.ts parses it; tests walk it).
- *
- * Environment variables: every option can be set through one, shown in `--help` as "(env: …)".
- * The rule: `--data-dir` is OMOPTERM_DATA_DIR everywhere; the server options that `serve` and
- * `demo` share are OMOPTERM_<OPTION> (OMOPTERM_PORT, OMOPTERM_TLS_CERT, …); every other option is
- * OMOPTERM_<COMMAND>_<OPTION> (OMOPTERM_LOAD_RELEASE, OMOPTERM_KEYS_CREATE_RATE, …), where
- * <OPTION> is the long option name upper-cased with '-' as '_'. A flag is on when its variable is set.
- *
- * A usage error prints commander's one-line message and a hint naming the command's help.
+ * The `omopterm` command tree, built without parsing (main.ts parses it; tests walk it); every option can also be
+ * set through an OMOPTERM_* environment variable (the naming rule is ENVIRONMENT_HELP below), and a usage error
+ * prints commander's one-line message and a hint naming the command's help.
  */
 import { Command } from 'commander';
 import { VERSION } from '../version.js';

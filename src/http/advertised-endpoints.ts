@@ -1,8 +1,6 @@
 /**
- * What the startup message advertises, derived from the routes actually registered, so that it
- * names only endpoints that answer: the REST base when a /v1 route exists, each FHIR base with a
- * route under it (all versions of specification Versioning 2 for a route with a version parameter),
- * and the API reference when /docs is served.
+ * What the startup message advertises, derived from the routes actually registered so that it names only endpoints
+ * that answer: the REST base, each FHIR base with a route under it, and the API reference when /docs is served.
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -1,9 +1,7 @@
 /**
- * Assembles the HTTP application: cross-cutting plumbing first (request ids, gate, errors, headers,
- * body encoding and number checks, API reference), then the thin REST and FHIR adapters. Routes
- * need an API key unless they declare `config.public` (health, /openapi.json, /docs and its
- * assets). Transport (TLS, plain-HTTP rejection) is set up by ./transport.ts; this module works on
- * any Node server Fastify is given.
+ * Assembles the HTTP application: the cross-cutting plumbing first (request ids, gate, errors, headers, body
+ * encoding, number checks, API reference), then the thin REST and FHIR adapters; routes need a key unless
+ * `config.public`.
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -26,8 +24,9 @@ import { registerRelationshipRoutes } from './rest/relationship-routes.js';
 import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
 import { registerDomainRoutes } from './rest/domain-routes.js';
-import { registerFhirSurface } from './fhir/fhir-surface.js';
+import { registerFhirSurface } from './fhir-surface.js';
 import { registerOAuth2TokenRoute } from './oauth2-token-route.js';
+import { registerLandingPage } from './pages/landing.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
 import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
@@ -120,6 +119,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, deps.registry, deps.version);
+  registerLandingPage(app, deps.registry, deps.version);
   registerConceptRoutes(app);
   registerHierarchyRoutes(app);
   registerRelationshipRoutes(app);

@@ -1,20 +1,6 @@
 /**
- * POST /oauth2/token — the OAuth 2.0 client_credentials grant (Authentication 4; RFC 6749 §4.4) for
- * FHIR clients. A client (id + secret from `omopterm clients create`, bound to one API key)
- * authenticates with HTTP Basic (preferred) or the client_id and client_secret form fields
- * (§2.3.1) and receives a short-lived opaque bearer token that the gate accepts on /fhir routes as
- * that key (./plumbing/gatekeeper.ts). The route is public (it is how a client without a key gets
- * in) but limited per client address like requests without a valid key.
- *
- * The request is `application/x-www-form-urlencoded` (§4.4.2, parsed here, in this route's own
- * scope); answers are RFC 6749 JSON: {access_token, token_type, expires_in, scope} with
- * Cache-Control: no-store and Pragma: no-cache (§5.1), or {error, error_description} (§5.2) —
- * not the REST envelope, because OAuth client libraries read exactly these fields. Only errors
- * raised before the route runs (plain HTTP, body too large, rate limit) are in the envelope.
- *
- * Scope: every token grants read access to the whole FHIR terminology surface, written
- * `system/*.read` (SMART Backend Services; v2 spelling `system/*.rs` also accepted). A request
- * without `scope` gets that scope; a request naming any other scope is refused (invalid_scope).
+ * POST /oauth2/token, the OAuth 2.0 client_credentials grant for FHIR clients: a client authenticates with its id
+ * and secret and receives a short-lived opaque bearer token that the gate accepts on /fhir routes as its key.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';

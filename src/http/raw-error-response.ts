@@ -1,11 +1,6 @@
 /**
- * Error answers written below Fastify, where no Fastify request exists: on a raw socket (Node's
- * `clientError`: malformed HTTP, a request head over the size limit, a request that timed out) or
- * on a bare ServerResponse (URL too long, server shutting down). The body is the one routes send
- * (errorBody: the REST envelope, or an OperationOutcome when the request target is under /fhir),
- * with a freshly generated request id in both X-Request-Id and meta.request_id, meta.vocab_release
- * null (no release was selected), the caller's extra headers (the transport passes the
- * X-RateLimit-* headers of the client address), and `Connection: close`: the connection is not reused.
+ * Error answers written below Fastify on a raw socket or a bare ServerResponse (malformed HTTP, head too large,
+ * timeout, URL too long, shutdown), with the body routes send and `Connection: close`.
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerResponse } from 'node:http';

@@ -1,13 +1,13 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
-import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { EmbeddedStateStore } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { VERSION } from '../version.js';
@@ -26,6 +26,8 @@ export interface ServerOptions {
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Where the log lines (JSON) go instead of stdout, at logLevel (default info); tests read the log through it. */
+  logStream?: { write(line: string): void };
   /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
   bulkSearchThreads?: number;
   /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
@@ -100,7 +102,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
-      logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+      logger: options.logStream
+        ? { level: options.logLevel ?? 'info', stream: options.logStream }
+        : options.logLevel && options.logLevel !== 'silent'
+          ? { level: options.logLevel }
+          : false,
       serverFactory: transport.serverFactory,
       clientErrorHandler: transport.clientErrorHandler,
     },

@@ -1,25 +1,9 @@
 /**
- * HTTPS on one port, with plain HTTP recognised and refused instead of dropped; every request
- * bounded in time and size; shutdown that drains.
- *
- * The listening socket belongs to an https.Server; each new connection is peeked at: a TLS
- * handshake (first byte 0x16) goes to TLS as usual, anything else is handed to a plain
- * http.Server running the same application, whose gate answers "HTTPS is required" unless the
- * peer is a trusted TLS-terminating proxy that sent X-Forwarded-Proto: https.
- *
- * Both servers get the same limits (TransportLimits) and the same handling of what never reaches
- * Fastify as a request: a head over maxHeaderBytes (431), malformed HTTP (400) and a request not
- * received within headersTimeoutMs / requestTimeoutMs (408) arrive as Node's `clientError` and are
- * answered there; a URL over maxUrlBytes is answered 414 before routing. All of these are complete
- * HTTP/1.1 responses in the REST envelope (OperationOutcome under /fhir) that close the connection
- * (./raw-error-response.ts).
- *
- * drain() is the shutdown: no new requests (a request arriving on a kept-alive connection gets 503),
- * idle keep-alive connections closed as they become idle, and whatever is still open after the
- * grace period destroyed, so that a slow client cannot hold shutdown.
+ * HTTPS on one port with plain HTTP recognised and refused instead of dropped, every request bounded in time and
+ * size, and a shutdown that drains.
  */
 import type { FastifyServerOptions } from 'fastify';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { Socket } from 'node:net';
@@ -27,6 +11,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { generate } from 'selfsigned';
 import { ServiceError } from '../services/errors.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { writeErrorOnResponse, writeErrorOnSocket } from './raw-error-response.js';
 
 export interface TlsMaterial {
@@ -53,7 +38,7 @@ export async function loadTlsMaterial(dataDir: string, certPath?: string, keyPat
   if (existsSync(generatedCert) && existsSync(generatedKey)) {
     return { cert: readFileSync(generatedCert, 'utf8'), key: readFileSync(generatedKey, 'utf8'), certPath: generatedCert, keyPath: generatedKey, generated: false };
   }
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const notAfter = new Date();
   notAfter.setFullYear(notAfter.getFullYear() + 5);
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {

@@ -1,27 +1,14 @@
 /**
- * Builds the keyword-search index of a release (E4; design notes in src/services/search/ranking.ts).
- *
- * Tables (all derived, read-only at serve time):
- *   search_concept(rank PK, concept_id, name_hash)   one row per concept; rank = band × 2^26 + ord
- *   search_synonym_key(key_hash, rank)               exact-key and word-set hashes of every findable synonym
- *   search_text_<band>  (FTS5, contentless)          one per band; rowid = ord; columns name, syn, tags
- *   search_word(rowid = frequency rank, word, docs, bands)  every indexed word, most frequent first,
- *                                                    with the bit mask of the bands it occurs in
- *   search_word_trigram (FTS5 trigram, contentless)  substring → words, for fragment matching
- *   search_count(key, value)                         totals of frequent one-word queries per band and hidden-vocabulary
- *                                                    set, keyed by wordCountKey (a count cache)
- *   search_index_meta(key, value)                    format version, fingerprint, bucket start ords, build stats
- *
- * Why one full-text table per band: FTS5 walks a doclist linearly even when asked for a rowid
- * range, so a band that is its own table starts its walk at its own first match. Inside a table the
- * rowid is the static ord, so `MATCH … ORDER BY rowid LIMIT k` returns a band's best k and stops.
+ * Builds the keyword-search index of a release (E4): the concept ranks, the synonym key hashes, one contentless
+ * FTS5 table per band (rowid = static ord), the word dictionary and a cache of frequent counts, read-only at serve
+ * time.
  */
 import type Database from 'better-sqlite3';
 import { formatQuantity } from './format.js';
 import type { IndexBuildContext, IndexBuilder } from './index-builder.js';
-import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, staticSortKey } from '../services/search/ranking.js';
-import { contentTokens, wordSetKey } from '../services/search/stop-words.js';
-import { exactKeyHash, indexText, tokenize, wordSetHash } from '../services/search/text-normalization.js';
+import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, sortKeyLengthBucket, staticSortKey } from '../search-model/ranking.js';
+import { contentTokens, wordSetKey } from '../search-model/stop-words.js';
+import { exactKeyHash, indexText, tokenize, wordSetHash } from '../search-model/text-normalization.js';
 import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import {
   classTag,
@@ -109,7 +96,7 @@ export function buildSearchIndex(ctx: IndexBuildContext): void {
   const bucketStarts = new Array<number>(LENGTH_BUCKET_COUNT + 1).fill(total);
   let nextBucket = 0;
   for (let ord = 0; ord < total; ord++) {
-    const bucket = Math.floor(sorted[ord]! / 2 ** 31 / 2048 / 64);
+    const bucket = sortKeyLengthBucket(sorted[ord]!);
     while (nextBucket <= bucket) bucketStarts[nextBucket++] = ord;
   }
   // rows in rank order (band, ord): counting sort by band over rows sorted by ord

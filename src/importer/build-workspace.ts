@@ -1,14 +1,12 @@
 /**
- * The temporary directory a build is written into, and the single rename that publishes it.
- *
- * A temp dir records who owns it (pid + process start time, and the same for the process
- * supervising the load, if any) in `owner.json`; a later load removes temp dirs whose owner or
- * supervisor is gone (a load killed with SIGKILL, a crashed machine) and refuses to start while a
- * live, supervised process is loading the same label.
+ * The temporary directory a build is written into, and the single rename that publishes it. A temp dir records its
+ * owner and supervisor in `owner.json`, so a later load removes temp dirs of dead loads and refuses to start while
+ * a live, supervised process loads the same label.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildDirName, releasesDir, tempBuildDirName } from '../store/data-dir.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { STORE_FILE_NAME } from '../store/schema.js';
 
 const OWNER_FILE = 'owner.json';
@@ -39,7 +37,7 @@ const activeWorkspaces = new Set<string>();
 
 export function createBuildWorkspace(dataDir: string, label: string, buildId: string, supervisorPid?: number): BuildWorkspace {
   const root = releasesDir(dataDir);
-  mkdirSync(root, { recursive: true });
+  makeDirectory(root);
   const dir = join(root, tempBuildDirName(label, buildId));
   mkdirSync(dir);
   activeWorkspaces.add(dir);

@@ -1,8 +1,7 @@
 /**
- * Derives `concept_summary` (concepts counted per vocabulary, domain, class, standard flag and
- * validity, with their date range) with one GROUP BY over CONCEPT. Metadata and statistics
- * endpoints aggregate this small table (a few thousand rows at full scale) instead of counting
- * CONCEPT at request time; vocabulary_summary is derived from it.
+ * Derives `concept_summary` (concepts counted per vocabulary, domain, class, standard flag and validity, with
+ * their date range) with one GROUP BY over CONCEPT, so metadata and statistics endpoints aggregate this small
+ * table instead of counting CONCEPT at request time; vocabulary_summary is derived from it.
  */
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';

@@ -1,15 +1,7 @@
 /**
- * Writes one embedding set into its temp dir (src/store/semantic-dir.ts), in the format
- * src/store/sqlite/sqlite-semantic-index.ts reads: entries first (keys 0, 1, 2, … in insertion
- * order, a concept's name then its synonyms), then their vectors batch by batch, then meta, then
- * one save. The HNSW index holds ONE vector per concept, under the key of its name entry (dense keys
- * build faster than concept ids: see SEMANTIC_FORMAT_VERSION): the normalised mean of the unit
- * vectors of its name and synonyms (int8-quantised). One vector per
- * text would make the index a third larger at full scale (4.9M texts against 3.2M concepts): more
- * build time, and a vector file whose mapped pages would take the server past its memory budget.
- * The exact scores clients see are computed per text afterwards (semantic-candidates.ts), so the
- * mean only has to bring the concept into the candidate list. The float vectors of one batch and
- * the running sum of one concept are all the pipeline keeps.
+ * Writes one embedding set into its temp dir in the format src/store/sqlite/sqlite-semantic-index.ts reads: the
+ * entries (a concept's name, then its synonyms), their vectors batch by batch, the meta, then one save of the HNSW
+ * index, which holds one vector per concept (the normalised mean of its texts' vectors, int8-quantised).
  */
 import Database from 'better-sqlite3';
 import type { EmbeddingFiles } from '../store/semantic-dir.js';

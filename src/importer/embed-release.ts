@@ -1,28 +1,16 @@
 /**
  * Computes a release's vectors and publishes them with its build (layout and atomic publish:
- * src/store/semantic-dir.ts). Used by `omopterm embed --release X` on a published release and by
- * `omopterm load`, which embeds inside its temp build dir before the build is published (so a
- * release appears with its vectors).
- *
- * Steps, each reported as a load step with counts and rate:
- * 1. with a local model (`--embedding-model DIR`), load it first (a bad model dir fails at once);
- *    read the texts to embed (./embed-source.ts) into entries.sqlite; with the default provider
- *    the same pass feeds the release lexicon builder (document frequencies), then the name pairs
- *    feed its word-equivalence learner, and the finished lexicon is stored as the provider state;
- * 2. embed the entries in batches and add each batch to the HNSW index (2 threads), embedding the
- *    next batch meanwhile (with the default provider in a helper thread, ./embed-worker-client.ts):
- *    only two batches of float vectors are held at a time;
- * 3. save, rename into place, replace current.json. A failure or abort at any point removes the
- *    run's temp dir, and the previous vectors (if any) keep serving.
+ * src/store/semantic-dir.ts), for `omopterm embed --release X` and for `omopterm load`, which embeds inside its
+ * temp build dir before publishing.
  */
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { EmbeddingProvider, EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
-import { ReleaseLexiconBuilder } from '../services/semantic/lexicon/build-release-lexicon.js';
-import { loadGloveVectors } from '../services/semantic/lexicon/glove-vectors.js';
-import { decodeLexicon, encodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
-import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
-import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
+import type { EmbeddingProvider, EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
+import { ReleaseLexiconBuilder } from '../search-model/semantic/lexicon/build-release-lexicon.js';
+import { loadGloveVectors } from '../search-model/semantic/lexicon/glove-vectors.js';
+import { decodeLexicon, encodeLexicon } from '../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../search-model/semantic/lexicon/lexicon-provider.js';
+import { loadLocalModelProvider } from '../search-model/semantic/local-model-provider.js';
 import { listReleaseBuilds, resolveDataDir } from '../store/data-dir.js';
 import {
   createEmbeddingWorkspace,

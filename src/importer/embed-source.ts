@@ -1,13 +1,9 @@
 /**
- * What the embed pipeline reads from a release store (read-only SQLite), streamed in store order:
- * - the texts to embed: the name and the synonyms of every valid standard (S) or classification (C)
- *   concept, deduplicated per concept by their exact-match key (case and spacing folded);
- * - pairs of names that mean the same, from which the default provider learns word equivalences:
- *   each concept's name with each of its synonyms (every concept), and the names on both ends of
- *   every valid `Maps to` row between two concepts whose names differ.
+ * What the embed pipeline reads from a release store (read-only SQLite), streamed in store order: the texts to
+ * embed (names and synonyms of valid standard and classification concepts) and the name pairs that mean the same.
  */
 import type Database from 'better-sqlite3';
-import { exactKey } from '../services/search/text-normalization.js';
+import { exactKey } from '../search-model/text-normalization.js';
 
 export interface EmbedEntry {
   conceptId: number;

@@ -1,8 +1,6 @@
 /**
- * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the
- * next batch overlaps inserting the current one into the HNSW index (a synchronous native call
- * that blocks the pipeline's thread). At full scale both take minutes; overlapping them saves
- * most of the shorter one on a machine with a core to spare.
+ * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the next batch
+ * overlaps inserting the current one into the HNSW index.
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';

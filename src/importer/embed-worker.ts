@@ -1,12 +1,11 @@
 /**
- * Thread of ./embed-worker-client.ts: embeds batches of texts with the default provider over the
- * release lexicon it is given (decoded from the bytes stored with the vectors, exactly as a server
- * decodes them), while the embed pipeline's thread inserts the previous batch into the index.
- * Replies with one Float32Array per batch (count × dimension), transferred, not copied.
+ * Thread of ./embed-worker-client.ts: embeds batches of texts with the default provider over the release lexicon
+ * it is given (decoded from the stored bytes, as a server decodes them) and replies with one transferred
+ * Float32Array per batch.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeLexicon } from '../services/semantic/lexicon/lexicon-codec.js';
-import { createLexiconProvider } from '../services/semantic/lexicon/lexicon-provider.js';
+import { decodeLexicon } from '../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider } from '../search-model/semantic/lexicon/lexicon-provider.js';
 import type { EmbedReply, EmbedRequest, EmbedWorkerData } from './embed-worker-client.js';
 
 const provider = createLexiconProvider(decodeLexicon((workerData as EmbedWorkerData).lexicon));

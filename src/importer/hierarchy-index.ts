@@ -1,11 +1,7 @@
 /**
- * Builds what the hierarchy endpoints read (layout and reasons in
- * src/store/sqlite/sqlite-hierarchy-store.ts): the covering index `ancestor_by_level` over
- * CONCEPT_ANCESTOR in answer order, then `hierarchy_descendant_facet`, the descendant counts per
- * (level, vocabulary, domain, standard flag, validity) of every ancestor with at least
- * LARGE_ANCESTOR_ROWS rows (3,630 ancestors holding 21.8M of the 43.6M rows at full size), counted
- * as FACETS_OF_ANCESTOR_SQL counts a smaller ancestor at request time. The facets are counted one
- * ancestor at a time, so each GROUP BY sorts one ancestor's rows only.
+ * Builds what the hierarchy endpoints read (layout and reasons in src/store/sqlite/sqlite-hierarchy-store.ts): the
+ * covering index `ancestor_by_level`, then `hierarchy_descendant_facet`, counted one large ancestor at a time so
+ * each GROUP BY sorts that ancestor's rows only.
  */
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';

@@ -1,3 +1,8 @@
+/**
+ * The IndexBuilder contract: a named step that derives indexes or tables from the loaded base tables, run by the
+ * loader (in the order of ./index-builders.ts) inside the load, before the release is published.
+ */
+
 import type Database from 'better-sqlite3';
 
 /**

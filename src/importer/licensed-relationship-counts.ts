@@ -1,16 +1,7 @@
 /**
- * Derives what lets a concept's relationships be counted and paged for a key that may not see some
- * vocabularies (CPT4 without validation; GPI and MedDRA never) without joining every row to CONCEPT:
- *
- * - `licensed_concept`: the concepts of those vocabularies (CPT4 is about 17,000 concepts in a full
- *   release; GPI and MedDRA are usually absent), probed by primary key while paging;
- * - `licensed_relationship_count`: per concept, direction (0 outbound: the concept is concept_id_1;
- *   1 inbound: it is concept_id_2), relationship id, vocabulary of the licensed other end and
- *   validity, the number of such rows, subtracted from an index range count at request time.
- *
- * Both are read from the licensed concepts' own rows (the primary key and relationship_by_concept_2,
- * so this runs after the secondary indexes): cost proportional to the relationships of the licensed
- * concepts, not to the table.
+ * Derives `licensed_concept` and `licensed_relationship_count`, which let a concept's relationships be counted and
+ * paged for a key that may not see some vocabularies (CPT4 without validation; GPI and MedDRA never) without
+ * joining to CONCEPT.
  */
 import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import { formatQuantity } from './format.js';

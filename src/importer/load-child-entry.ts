@@ -1,9 +1,7 @@
 /**
- * Entry point of the child process that `startLoadInChildProcess` starts: runs one loadRelease and
- * reports progress, the result or the error to the parent over IPC. It installs no signal handler,
- * so SIGINT/SIGTERM/SIGKILL end it at once, even inside a long SQLite call; the parent cleans up.
- * If the parent itself is killed, the child dies too and removes its temp dir (supervisor-watchdog.ts);
- * messages that can no longer be delivered are dropped silently.
+ * Entry point of the child process that `startLoadInChildProcess` starts: runs one loadRelease and reports
+ * progress, the result or the error to the parent over IPC. It installs no signal handler, so a signal ends it at
+ * once, even inside a long SQLite call; the parent (or, if the parent dies, supervisor-watchdog.ts) cleans up.
  */
 import { join } from 'node:path';
 import { releasesDir, tempBuildDirName } from '../store/data-dir.js';

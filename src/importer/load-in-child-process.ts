@@ -1,16 +1,14 @@
 /**
- * Runs loadRelease in a child process, for the CLI. The parent stays responsive while the child
- * sits in long synchronous SQLite calls (sorting tens of millions of rows, building indexes), so:
- * - the progress line keeps ticking (the parent renders the child's progress events);
- * - SIGINT/SIGTERM are honoured at once: the child is killed and its temp dir removed, leaving
- *   every existing release untouched;
- * - if this process is killed outright (SIGKILL), the child notices and does the same itself.
+ * Runs loadRelease in a child process for the CLI, so the parent stays responsive while the child sits in long
+ * synchronous SQLite calls: progress keeps ticking, SIGINT/SIGTERM kill the child and remove its temp dir at once,
+ * and if this process is killed outright the child does the same itself.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newBuildId, releasesDir, resolveDataDir, tempBuildDirName } from '../store/data-dir.js';
+import { makeDirectory } from '../store/make-directory.js';
 import { LoadInterruptedError } from './load-error.js';
 import type { LoadReleaseOptions, LoadResult } from './load-release.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
@@ -57,7 +55,7 @@ export function startLoadInChildProcess(options: ChildLoadOptions, onProgress: L
   const entry = fileURLToPath(new URL(`./load-child-entry${extname(fileURLToPath(moduleUrl))}`, moduleUrl));
   // SQLite spills its sorts (gigabytes at full scale) to temp files: keep them on the data
   // directory's disk rather than a possibly small /tmp, unless the operator chose a place.
-  mkdirSync(releasesDir(dataDir), { recursive: true });
+  makeDirectory(releasesDir(dataDir));
   const env = { ...process.env, SQLITE_TMPDIR: process.env.SQLITE_TMPDIR ?? releasesDir(dataDir) };
   const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv, env });
   let outcome: { result: LoadResult } | { error: Error } | null = null;

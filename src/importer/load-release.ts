@@ -1,15 +1,6 @@
 /**
- * Loads one Athena download into a new, immutable release store and publishes it atomically.
- *
- * Order of work: check the label and the source directory → create
- * `releases/.tmp-<label>-<buildId>/` → load every table (reference tables, CONCEPT, then the tables
- * pointing at concepts) → run the index builders → write store_meta, ANALYZE, close → compute the
- * vectors of semantic search (./embed-release.ts; unless `embeddings: false`) → write
- * manifest.json → one rename to `releases/<label>__<buildId>` → remove superseded builds of the
- * label → mark the default release. Any failure or abort before the rename removes the temp dir and
- * leaves every existing release as it was.
- *
- * Usable without the CLI (tests, benchmarks, `omopterm demo`).
+ * Loads one Athena download into a new, immutable release store in a temp dir and publishes it by one atomic
+ * rename; usable without the CLI (tests, benchmarks, `omopterm demo`).
  */
 import Database from 'better-sqlite3';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,13 +8,13 @@ import { join, resolve } from 'node:path';
 import { listAthenaSourceFiles } from '../athena/source-files.js';
 import { ATHENA_TABLE_SPECS } from '../athena/table-specs.js';
 import { listReleaseBuilds, newBuildId, readDefaultLabel, resolveDataDir, supersededBuildDirs, writeDefaultLabel } from '../store/data-dir.js';
-import type { EmbeddingProviderChoice } from '../services/semantic/embedding-provider.js';
+import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import type { ReleaseManifest, TableLoadStats } from '../store/release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME, STORE_SCHEMA_VERSION, TABLE_DDL } from '../store/schema.js';
 import { publishedEmbeddingFiles } from '../store/semantic-dir.js';
 import { AnomalyCollector } from './anomaly-collector.js';
 import { cleanStaleWorkspaces, createBuildWorkspace, discardBuildWorkspace, publishBuildWorkspace, type BuildWorkspace } from './build-workspace.js';
-import { loadLocalModelProvider } from '../services/semantic/local-model-provider.js';
+import { loadLocalModelProvider } from '../search-model/semantic/local-model-provider.js';
 import { ConceptIdSet } from './concept-id-set.js';
 import { embedBuild, type EmbedResult } from './embed-release.js';
 import type { IndexBuilder } from './index-builder.js';
@@ -32,10 +23,10 @@ import { LoadError, throwIfAborted } from './load-error.js';
 import { formatLoadSummary } from './load-summary.js';
 import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
 import { releaseDateFromVersion } from './release-date.js';
-import { releaseLabelProblem } from './release-label.js';
+import { demoReleaseLabelProblem, releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
 import { importTable, type ReferenceIds } from './table-import.js';
-import { TABLE_IMPORTS } from './tables/index.js';
+import { TABLE_IMPORTS } from './table-import-order.js';
 import { TerminalProgress } from './terminal-progress.js';
 
 export interface LoadReleaseOptions {
@@ -43,8 +34,10 @@ export interface LoadReleaseOptions {
   sourceDir: string;
   /** Data directory (default: OMOPTERM_DATA_DIR, then ./omopterm-data). */
   dataDir?: string;
-  /** Release label, YYYY.Q with Q 1–4 (e.g. 2025.2; see release-label.ts). */
+  /** Release label, YYYY.Q with Q 1–4 (e.g. 2025.2; see release-label.ts), or `demo` when `demo` is set. */
   label: string;
+  /** The bundled demo vocabulary is being loaded (`omopterm demo`): the label must be `demo`, which is refused otherwise. */
+  demo?: boolean;
   /** Make this the default release (the first release loaded becomes the default anyway). */
   makeDefault?: boolean;
   /** Replace an already loaded build of the same label (otherwise loading it again fails). */
@@ -100,7 +93,7 @@ const STAGING_SCHEMA = 'staging';
 export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResult> {
   const started = Date.now();
   const label = options.label;
-  const labelProblem = releaseLabelProblem(label);
+  const labelProblem = options.demo ? demoReleaseLabelProblem(label) : releaseLabelProblem(label);
   if (labelProblem !== null) throw new LoadError(labelProblem);
   const dataDir = resolveDataDir(options.dataDir);
   const sourceDir = resolve(options.sourceDir);

@@ -1,21 +1,10 @@
 /**
- * Derives the mapping quality aggregates (E10) and mapping coverage (GET /v1/mappings/coverage)
- * once per release, so that those requests only read a few small rows:
- *
- * - `mapping_quality_pair`: per (source vocabulary, target vocabulary), the PairQualityAggregate of
- *   every valid 'Maps to' / 'Maps to value' row whose target is in CONCEPT, as JSON;
- * - `mapping_coverage_source`: per (source vocabulary, domain), the valid concepts and the first
- *   100 of their ids;
- * - `mapping_coverage_target`: per (source vocabulary, target vocabulary, domain), the valid source
- *   concepts mapped into the target vocabulary and the first 100 that are not.
- *
- * One pass over CONCEPT in concept_id order, each concept joined with its mapping rows (primary key
- * prefix of concept_relationship) and their targets; the confidence model is
- * src/services/mapping-quality/mapping-confidence.ts.
+ * Derives the mapping quality aggregates (E10) and mapping coverage tables once per release, in one pass over
+ * CONCEPT in concept_id order joined with its mapping rows, so that those requests only read a few small rows.
  */
-import { CoverageAccumulator } from '../services/mapping-quality/coverage-aggregate.js';
-import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, nameWords } from '../services/mapping-quality/mapping-confidence.js';
-import { PairQualityAccumulator, type MappingRowInput } from '../services/mapping-quality/quality-aggregate.js';
+import { CoverageAccumulator } from '../mapping-model/coverage-aggregate.js';
+import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, nameWords } from '../mapping-model/mapping-confidence.js';
+import { PairQualityAccumulator, type MappingRowInput } from '../mapping-model/quality-aggregate.js';
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';
 

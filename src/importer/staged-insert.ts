@@ -1,10 +1,7 @@
 /**
- * Bulk load of the two big clustered tables (CONCEPT_RELATIONSHIP, CONCEPT_ANCESTOR: tens of
- * millions of rows at full scale). Rows are appended to an un-indexed staging table in a scratch
- * database (rowid = source line), then copied into the WITHOUT ROWID table with one
- * `INSERT OR IGNORE … SELECT … ORDER BY <primary key>, rowid`: a sorted append instead of random
- * B-tree inserts, which stays fast once the table no longer fits in the page cache. Sorting by
- * rowid within a key keeps the first row of the file when a key repeats.
+ * Bulk load of the two big clustered tables (CONCEPT_RELATIONSHIP, CONCEPT_ANCESTOR): rows are appended to an
+ * un-indexed staging table in a scratch database, then copied into the WITHOUT ROWID table by one sorted
+ * `INSERT OR IGNORE … SELECT … ORDER BY <primary key>, rowid`, which keeps the first row of a repeated key.
  */
 import type Database from 'better-sqlite3';
 import type { AthenaValue } from '../athena/row-decoder.js';

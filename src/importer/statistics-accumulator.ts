@@ -1,8 +1,6 @@
 /**
- * Adds up the per-concept facts of the statistics pass (./statistics-summary.ts) per vocabulary and
- * writes the statistics_* rows. The definitions it implements are STATISTICS_DEFINITIONS
- * (src/services/statistics/statistics-definitions.ts); the unit tests of E5 recompute them from the
- * fixture files.
+ * Adds up the per-concept facts of the statistics pass (./statistics-summary.ts) per vocabulary and writes the
+ * statistics_* rows, implementing STATISTICS_DEFINITIONS (src/services/statistics/statistics-definitions.ts).
  */
 import type Database from 'better-sqlite3';
 

@@ -1,28 +1,7 @@
 /**
- * Derives the vocabulary statistics tables (E5) once per release, so that a statistics request
- * reads a few small rows (per vocabulary: one summary row, and a few rows per depth, relationship
- * type, mapping target, synonym language and year). E2 and the concept/domain/class sections of E5
- * come from `concept_summary` (./concept-summary.ts) and need nothing here.
- *
- * Work, in order (no full-table sort of CONCEPT_RELATIONSHIP or CONCEPT_ANCESTOR anywhere):
- * 1. `stat_descendant` (temp): per concept with CONCEPT_ANCESTOR rows as descendant, its depth
- *    (max min_levels_of_separation) and whether it has an ancestor other than itself: one grouped
- *    pass over the covering index ancestor_by_descendant (already in descendant order).
- * 2. `stat_ancestor` (temp): per concept with rows as ancestor, whether it has a descendant other
- *    than itself: one grouped pass over the primary key (already in ancestor order).
- * 3. `stat_duplicate_code` (temp): codes carried by more than one concept of a vocabulary, from one
- *    grouped pass over the index concept_by_vocabulary_code.
- * 4. One pass over CONCEPT in concept_id order with per-concept look-ups (primary key prefixes of
- *    the temp tables and of concept_relationship, concept_synonym's index, the mapping targets),
- *    accumulated in JavaScript per vocabulary: everything else. Reading each concept's relationship
- *    ids there (rows in primary key order, as the concepts) took 1.6 s at --scale 0.1, against 5.5 s
- *    for a separate grouped pass with an upsert per (concept, relationship type) and 3.6 s for
- *    sorting the rows by (vocabulary, relationship type). Memory stays small (accumulators per vocabulary, per
- *    year, per depth, per relationship type, per language, per target vocabulary).
- *
- * Measured at --scale 0.1 (487k concepts, 3.8M relationships, 4.4M ancestor rows): see README.
- *
- * The definitions of every figure are in STATISTICS_DEFINITIONS (served in the responses).
+ * Derives the vocabulary statistics tables (E5) once per release, so a statistics request reads a few small rows:
+ * three grouped passes into temp tables, then one pass over CONCEPT in concept_id order accumulated per vocabulary
+ * in JavaScript, with no full-table sort (the steps and timings are in docs/internals.md).
  */
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';

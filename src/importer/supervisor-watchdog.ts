@@ -1,9 +1,7 @@
 /**
- * Makes a load's child process die with the omopterm process that supervises it. When the
- * supervisor is killed (even with SIGKILL, which it cannot catch), the child is re-parented and
- * its parent pid changes; a watchdog thread polls for that and then removes the build's temp dir
- * and kills its own process. A thread, because the child's main thread may sit for minutes in one
- * synchronous SQLite call (a sort, an index build) and run no event handler meanwhile.
+ * Makes a load's child process die with the omopterm process that supervises it: a watchdog thread polls for the
+ * child's re-parenting (its supervisor was killed, even with SIGKILL), then removes the build's temp dir and kills
+ * its own process; a thread, because the main thread may sit for minutes in one SQLite call.
  */
 import { Worker } from 'node:worker_threads';
 

@@ -1,8 +1,7 @@
 /**
- * Renders load progress on a terminal stream (stderr). On a TTY one status line is redrawn about
- * once a second (rows, rows/s, elapsed), also while a long SQLite step runs when the events come
- * from another process; otherwise (CI, logs, pipes) plain lines are written, at most one progress
- * line per table every few seconds.
+ * Renders load progress on stderr: on a TTY one status line redrawn about once a second (rows, rows/s, elapsed,
+ * also while a long SQLite step runs in the child process); otherwise (CI, logs, pipes) plain lines, at most one
+ * progress line per table every few seconds.
  */
 import { formatCount, formatDuration, formatQuantity, formatRate } from './format.js';
 import type { LoadProgressEvent } from './progress-events.js';

@@ -1,11 +1,7 @@
 /**
- * OAuth 2.0 clients and their access tokens (Authentication 4; RFC 6749 §4.4 client_credentials) in
- * the embedded state file, beside the API keys they stand for. A client is an id + secret bound to
- * one API key; an access token issued to it acts as that key until it expires, or until the client
- * or the key is revoked. Validity is checked on every use by joining token → client → key, so a
- * revocation made by another process (the CLI, another server) holds from the next request. Client
- * secrets and tokens are stored only as SHA-256 hashes, like API keys; tokens are opaque and random,
- * and expired ones are deleted whenever a new one is issued.
+ * OAuth 2.0 clients and their access tokens (Authentication 4, RFC 6749 §4.4 client_credentials) in the embedded
+ * state file: a client is an id + secret bound to one API key, and its token acts as that key until it expires or
+ * the client or key is revoked, checked on every use by joining token → client → key.
  */
 import type Database from 'better-sqlite3';
 import type { ApiKeyRecord, IssuedAccessToken, OAuthClientRecord } from './state-store.js';

@@ -1,15 +1,12 @@
 /**
- * Single-node StateStore: keys, monthly usage and OAuth clients and tokens (./embedded-oauth-clients.ts)
- * in `<data-dir>/state.sqlite` (WAL, so the CLI and several server processes on this machine can use
- * it at once), rate-limit buckets in process memory. Usage increments are buffered in memory and
- * added to the file once a second and on close, so metering costs no disk write per request. The
- * methods do their work synchronously and return settled Promises, so the one `admit` per request
- * costs no extra I/O wait.
+ * Single-node StateStore: keys, monthly usage and OAuth clients and tokens in `<data-dir>/state.sqlite` (WAL,
+ * shared by the CLI and several server processes), rate-limit buckets in process memory, usage increments buffered
+ * and written once a second and on close.
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectory } from '../store/make-directory.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { ACCESS_TOKEN_PREFIX } from './state-store.js';
@@ -84,7 +81,7 @@ export class EmbeddedStateStore implements StateStore {
   constructor(file: string, options: EmbeddedStateStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.buckets = new TokenBuckets(this.now);
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirectory(dirname(file));
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');

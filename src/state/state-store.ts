@@ -1,14 +1,7 @@
 /**
- * Shared mutable state: API keys, metered usage, rate-limit buckets, and the OAuth 2.0 clients and
- * access tokens that stand for API keys on the FHIR surface (Authentication 4).
- *
- * Everything else a server needs is immutable (the release stores). This interface is the one place
- * where server instances would have to agree, so it is THE SEAM FOR MULTI-NODE DEPLOYMENTS: the
- * embedded implementation (SQLite file in the data directory + in-process buckets) is the
- * single-node default; a backend on a shared engine (Redis, PostgreSQL) implements the same
- * interface without touching services or routes. Every method returns a Promise so that such a
- * backend can answer over the network, and the per-request work is one call, `admit`, so that it
- * costs one round trip.
+ * Shared mutable state (API keys, metered usage, rate-limit buckets, OAuth clients and tokens): the one interface
+ * server instances would have to agree on, so the seam for multi-node deployments. Every method returns a Promise
+ * and a request costs one call, `admit`; the embedded implementation is the single-node default.
  */
 
 export interface ApiKeyRecord {

@@ -1,8 +1,7 @@
 /**
- * In-memory token buckets, one per key (or anonymous client address). A bucket holds at most one
- * second's worth of tokens (`rate`) and refills continuously at `rate` tokens per second, so a key
- * limited to 2 requests/second may make 2 back-to-back requests and then one every 500 ms.
- * Time comes from the injected clock (epoch milliseconds), so tests never depend on the wall clock.
+ * In-memory token buckets, one per key (or anonymous client address): a bucket holds at most one second's worth of
+ * tokens and refills continuously at `rate` per second, so a 2/s key may make 2 back-to-back requests and then one
+ * every 500 ms. Time comes from the injected clock, so tests never depend on the wall clock.
  */
 import type { RateDecision } from './state-store.js';
 

@@ -1,13 +1,7 @@
 /**
- * What concept traversal (src/services/related) needs from a release: the valid outgoing
- * CONCEPT_RELATIONSHIP links of one concept, light (relationship id and the concept at the other
- * end), bounded per concept. The walk reads the concept records it needs (ConceptStore.byId) only
- * for concepts it has not seen yet, which is cheaper than joining every link to its concept.
- *
- * Athena stores every relationship in both directions, so outgoing links (rows whose concept_id_1
- * is the concept) reach every neighbour. Full records on both ends, paging, counts and inbound rows
- * are RelationshipStore's (src/store/relationship-store.ts); this interface is only the cheap read
- * a breadth-first walk repeats for every concept it expands.
+ * What concept traversal (src/services/related) needs from a release: the valid outgoing CONCEPT_RELATIONSHIP
+ * links of one concept, light (relationship id and the concept at the other end) and bounded per concept; the
+ * cheap read a breadth-first walk repeats for every concept it expands.
  */
 
 /** One valid outgoing relationship row (concept_id_2 may be missing from CONCEPT in a partial release). */

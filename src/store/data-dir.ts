@@ -1,20 +1,11 @@
 /**
- * Layout of a data directory:
- *
- *   <data-dir>/
- *     releases/<label>__<build-id>/store.sqlite   one immutable store per loaded build
- *     releases/<label>__<build-id>/manifest.json
- *     releases/.tmp-<label>-<build-id>/             a load in progress (invisible to servers)
- *     default-release                               label of the default release (optional)
- *     state.sqlite                                  API keys and usage (embedded state store)
- *     tls/                                          generated self-signed certificate
- *
- * A build becomes visible by one atomic rename of its finished temp directory. When a label is
- * loaded again (--replace) the newest build wins and older builds of that label are removed.
+ * The layout of a data directory (releases/<label>__<build-id>/, their temp dirs, default-release, state.sqlite,
+ * tls/) and the operations on it; a build becomes visible by one atomic rename of its finished temp directory.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { compareReleaseLabels, RELEASE_LABEL_PATTERN, type ReleaseManifest } from './release-manifest.js';
+import { makeDirectory } from './make-directory.js';
+import { compareReleaseLabels, isStoredReleaseLabel, type ReleaseManifest } from './release-manifest.js';
 import { MANIFEST_FILE_NAME, STORE_FILE_NAME } from './schema.js';
 
 export const DEFAULT_DATA_DIR = 'omopterm-data';
@@ -59,7 +50,7 @@ export function listReleaseBuilds(dataDir: string): ReleaseBuild[] {
     if (sep <= 0) continue;
     const label = name.slice(0, sep);
     const buildId = name.slice(sep + 2);
-    if (!RELEASE_LABEL_PATTERN.test(label)) continue;
+    if (!isStoredReleaseLabel(label)) continue;
     const dir = join(root, name);
     const manifestPath = join(dir, MANIFEST_FILE_NAME);
     const storePath = join(dir, STORE_FILE_NAME);
@@ -93,7 +84,7 @@ export function readDefaultLabel(dataDir: string): string | null {
 }
 
 export function writeDefaultLabel(dataDir: string, label: string): void {
-  mkdirSync(dataDir, { recursive: true });
+  makeDirectory(dataDir);
   const file = join(dataDir, 'default-release');
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, `${label}\n`);
@@ -101,8 +92,8 @@ export function writeDefaultLabel(dataDir: string, label: string): void {
 }
 
 /**
- * The default release: the one marked with `load --default` if it still exists, otherwise the
- * newest label. Null when nothing is loaded.
+ * The default release: the one marked with `load --default` or `releases default` if it still exists,
+ * otherwise the newest label (the demo label counts as oldest). Null when nothing is loaded.
  */
 export function effectiveDefaultLabel(dataDir: string, builds: ReleaseBuild[]): string | null {
   const marked = readDefaultLabel(dataDir);

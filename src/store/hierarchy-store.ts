@@ -1,13 +1,7 @@
 /**
- * The hierarchy read interface: a concept's ancestors and descendants from CONCEPT_ANCESTOR, with
- * their levels of separation, filtered and paged, and exact counts. Narrow on purpose: the service
- * (src/services/hierarchy) composes these answers; the SQLite implementation
- * (sqlite/sqlite-hierarchy-store.ts) decides how each stays fast at full size (a hub concept has
- * ~350k descendants; 44M ancestor rows in all).
- *
- * The order everywhere is nearest first: min_levels_of_separation, then concept_id. The concept
- * itself (its level-0 self row) is never part of an answer; rows whose other end is missing from
- * CONCEPT are never returned nor counted.
+ * The hierarchy read interface: a concept's ancestors and descendants from CONCEPT_ANCESTOR with their levels of
+ * separation, filtered, paged and counted exactly, nearest first (min levels, then concept_id); the concept itself
+ * and rows whose other end is missing from CONCEPT are never returned nor counted.
  */
 import type { ConceptRecord } from './records.js';
 

@@ -2,8 +2,7 @@
  * Read interface for the mapping quality aggregates (E10) and mapping coverage, derived once per
  * release by the loader (src/importer/mapping-quality-summary.ts). Every call reads a few small rows.
  */
-import type { SourceDomainCoverage, TargetDomainCoverage } from '../services/mapping-quality/coverage-aggregate.js';
-import type { PairQualityAggregate } from '../services/mapping-quality/quality-aggregate.js';
+import type { PairQualityAggregate, SourceDomainCoverage, TargetDomainCoverage } from './mapping-quality-records.js';
 
 export interface MappingQualityStore {
   /** The aggregate of every valid mapping row from `source` into `target`; undefined when there is none. */

@@ -1,15 +1,7 @@
 /**
- * The reads that concept mappings need: one source concept's rows of one relationship id ('Maps to',
- * 'Maps to value', 'Mapped from', …) with the target concept joined and filtered, counted and paged;
- * the same rows read under a scan budget for batch mapping; and a concept's ancestors or descendants
- * in a vocabulary (CONCEPT_ANCESTOR) for broader/narrower mapping.
- *
- * Every read is bounded by the source concept's own rows: relationship rows through the primary key
- * (concept_id_1, relationship_id, concept_id_2), ancestors through `ancestor_by_descendant`,
- * descendants through the primary key (ancestor, descendant). Reads that could meet a hub (a
- * concept 'Mapped from' thousands of codes, a root with 350k descendants) take a `scanLimit`: at most
- * that many rows of the source are examined, and the answer says whether it is complete.
- * Rows whose target is not in CONCEPT (partial extracts) are never returned or counted.
+ * The reads concept mappings need: one source concept's rows of one relationship id with the target joined,
+ * filtered, counted and paged, the same under a scan budget for batch mapping, and ancestors/descendants in a
+ * vocabulary; every read is bounded by the source's own rows and targets missing from CONCEPT never count.
  */
 import type { ConceptRecord } from './records.js';
 

@@ -1,9 +1,7 @@
 /**
- * The read side of CONCEPT_RELATIONSHIP that concept navigation needs: one concept's rows in either
- * direction, counted and paged with conditions on the concept at the other end, counts per
- * relationship id, and the parents/children of many concepts at once. Every read is bounded by the
- * concept's own rows (primary key on concept_id_1, index `relationship_by_concept_2` on
- * concept_id_2); nothing scans the table.
+ * The read side of CONCEPT_RELATIONSHIP that concept navigation needs: one concept's rows in either direction,
+ * counted and paged with conditions on the concept at the other end, counts per relationship id, and the
+ * parents/children of many concepts at once; every read is bounded by the concept's own rows.
  */
 import type { ConceptRecord } from './records.js';
 import type { LinkedConcept } from './release-store.js';

@@ -38,8 +38,20 @@ export interface ReleaseManifest {
 /** Release labels look like YYYY.Q (e.g. 2025.2). */
 export const RELEASE_LABEL_PATTERN = /^\d{4}\.[1-9]\d?$/;
 
-/** Orders labels numerically (2025.10 after 2025.9). */
+/**
+ * The label of the bundled demo vocabulary (`omopterm demo`). It is not of the form YYYY.Q, so it
+ * can never collide with a real release, and `omopterm load` refuses it (importer/release-label.ts).
+ */
+export const DEMO_RELEASE_LABEL = 'demo';
+
+/** Whether a release directory's label is one a data directory can hold: YYYY.Q or the demo label. */
+export function isStoredReleaseLabel(label: string): boolean {
+  return label === DEMO_RELEASE_LABEL || RELEASE_LABEL_PATTERN.test(label);
+}
+
+/** Orders labels numerically (2025.10 after 2025.9); the demo label sorts before every real release. */
 export function compareReleaseLabels(a: string, b: string): number {
+  if (a === DEMO_RELEASE_LABEL || b === DEMO_RELEASE_LABEL) return Number(b === DEMO_RELEASE_LABEL) - Number(a === DEMO_RELEASE_LABEL);
   const [ay, aq] = a.split('.').map(Number) as [number, number];
   const [by, bq] = b.split('.').map(Number) as [number, number];
   return ay - by || aq - bq;

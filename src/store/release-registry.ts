@@ -1,8 +1,7 @@
 /**
- * Every release of a data directory, opened read-only, and the rule that turns a client's release
- * selector into one of them. The directory is rescanned periodically, so a release loaded by
- * another process (or replaced with --replace) becomes visible without a restart; a store that
- * fails to open is reported and skipped, and the previously opened releases keep serving.
+ * Every release of a data directory, opened read-only, and the rule that turns a client's release selector into
+ * one of them. The directory is rescanned periodically, so a newly loaded or replaced release appears without a
+ * restart; a store that fails to open is reported and skipped while the others keep serving.
  */
 import { buildDirName, effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from './data-dir.js';
 import type { ReleaseStore, ReleaseStoreOpener } from './release-store.js';
@@ -24,7 +23,7 @@ export type ReleaseSelection =
 
 export interface ReleaseRegistryOptions {
   dataDir: string;
-  /** Opens a build (see ./release-store-openers.ts for the implementation the server chooses). */
+  /** Opens a build (see ./openers/release-store-openers.ts for the implementation the server chooses). */
   openStore: ReleaseStoreOpener;
   /** How often the directory is rescanned; 0 disables rescanning. */
   rescanIntervalMs?: number;

@@ -1,14 +1,7 @@
 /**
- * The read side of one loaded release. Services depend on these interfaces only; the SQLite
- * implementation lives in ./sqlite, and ./release-store-openers.ts is the one place that chooses
- * the implementation a server opens releases with.
- *
- * A release store is local, immutable and synchronous: every server node serves its own copy of
- * the release files (loaded once by `omopterm load`, never written again), and every method answers
- * in the calling thread, reading the local file. That is what lets a request run a whole search
- * without yielding, and lets helper threads open their own connections to the same build. A shared
- * networked database does not fit these interfaces (its calls would be asynchronous) and is not
- * planned.
+ * The read side of one loaded release: the interfaces services depend on (implementation in ./sqlite, chosen in
+ * ./openers/release-store-openers.ts). A release store is local, immutable and synchronous: every method answers in the
+ * calling thread from the local file (why in docs/internals.md).
  */
 import type { ReleaseBuild } from './data-dir.js';
 import type { ReleaseManifest } from './release-manifest.js';

@@ -1,14 +1,7 @@
 /**
- * The physical layout of one release store (one SQLite file per release).
- *
- * The loader creates these tables, fills them, builds the indexes and then never writes again:
- * at serve time the file is opened read-only, so any number of server processes can share it.
- *
- * Scale notes (full Athena release: 4.9M concepts, 38M relationships, 44M ancestor rows):
- * - dates are stored as integers YYYYMMDD (4 bytes as a varint instead of 10 as text);
- * - relationship and ancestor tables are WITHOUT ROWID tables clustered on the key every query
- *   uses, so a lookup is one B-tree descent plus a sequential range read;
- * - secondary indexes are created after the bulk insert (sorted build instead of random inserts).
+ * The physical layout of one release store, one SQLite file per release: the loader creates these tables, fills
+ * them, builds the indexes and never writes again, and servers open the file read-only (the scale choices are in
+ * docs/internals.md).
  */
 
 /** Bumped whenever the layout changes; a server refuses stores of another version. */

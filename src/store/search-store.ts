@@ -1,22 +1,11 @@
 /**
- * What keyword search needs from a release store (E4 and its siblings). The search service
- * (src/services/search) owns the ranking; a store only answers these narrow questions quickly.
- *
- * Vocabulary of this interface (defined in src/services/search/ranking.ts):
- * - a concept's *rank* is `band × 2^26 + ord`: its band (evidence class × core domain) and its
- *   query-independent static ordinal (length bucket, vocabulary authority, name length, concept_id);
- * - an *indexed tier* is one of the text tiers the full-text index answers; the store returns each
- *   tier's concepts minus the concepts of better tiers, in ord order.
+ * What keyword search (E4) needs from a release store: narrow, fast questions over concept ranks and indexed tiers
+ * (vocabulary defined in src/search-model/ranking.ts); the search service owns the ranking.
  */
+import type { IndexedTier, TextPhrasing } from '../search-model/tier-plan.js';
 import type { ConceptRecord, SynonymRecord } from './records.js';
 
-export type IndexedTier = 'name_phrase' | 'name_words' | 'any_words' | 'name_prefixes' | 'any_prefixes' | 'name_fragments' | 'any_fragments';
-
-/** The words of one phrasing of the query (see QueryPhrasing). */
-export interface TextPhrasing {
-  tokens: readonly string[];
-  requiredTokens: readonly string[];
-}
+export type { IndexedTier, TextPhrasing };
 
 /** A standard_concept filter value: 'S' standard, 'C' classification, 'N' non-standard (null). */
 export type StandardFlag = 'S' | 'C' | 'N';

@@ -1,19 +1,12 @@
 /**
- * Where a release build keeps its vectors, and the steps that publish a new set atomically:
- *
- *   <build dir>/semantic/<embeddingId>/entries.sqlite    what each vector stands for, meta, provider state
- *   <build dir>/semantic/<embeddingId>/vectors.usearch   the HNSW index (memory-mapped when served)
- *   <build dir>/semantic/current.json                    {embeddingId, provider, dimension, …}: the set in use
- *   <build dir>/semantic/.tmp-<embeddingId>/             an embedding run in progress (never served)
- *
- * An embedding run writes into its temp dir, renames it to `<embeddingId>/`, then replaces
- * current.json (write a temp file + rename, so a reader sees the old or the new one, never half),
- * then removes the older embedding dirs. A failed or aborted run removes its temp dir; until a run
- * publishes, the previous vectors keep serving. Servers read current.json to find the set to open.
+ * Where a release build keeps its vectors (`<build dir>/semantic/<embeddingId>/`, the set in use named by
+ * `semantic/current.json`) and the steps that publish a new set atomically, so that the previous vectors serve
+ * until a run publishes; the layout and the steps are in docs/internals.md.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newBuildId } from './data-dir.js';
+import { makeDirectory } from './make-directory.js';
 
 export const SEMANTIC_DIR_NAME = 'semantic';
 export const SEMANTIC_ENTRIES_FILE = 'entries.sqlite';
@@ -79,7 +72,7 @@ export function readCurrentEmbedding(buildDir: string): CurrentEmbedding | null 
 /** Creates the temp dir of a new embedding run (and removes temp dirs of dead runs). */
 export function createEmbeddingWorkspace(buildDir: string, embeddingId: string): EmbeddingFiles {
   const root = semanticDir(buildDir);
-  mkdirSync(root, { recursive: true });
+  makeDirectory(root);
   removeStaleEmbeddingWorkspaces(buildDir);
   const dir = join(root, `${TEMP_PREFIX}${embeddingId}`);
   mkdirSync(dir);

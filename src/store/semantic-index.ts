@@ -1,10 +1,7 @@
 /**
- * The read side of one release's stored vectors (written by `omopterm embed` / `load`): an
- * approximate nearest-neighbour index over the release's valid standard and classification
- * concepts — one vector per concept, the normalised mean of the vectors of its name and synonyms —
- * plus the texts (entries) behind each concept. Immutable and read synchronously,
- * like the rest of a release store. The implementation (SQLite entries + a usearch HNSW file,
- * memory-mapped) lives in ./sqlite/.
+ * The read side of one release's stored vectors: an approximate nearest-neighbour index over the valid standard
+ * and classification concepts (one vector per concept, the normalised mean of the vectors of its name and
+ * synonyms) plus the texts behind each, immutable and read synchronously like the rest of a release store.
  */
 
 export interface SemanticIndexMeta {

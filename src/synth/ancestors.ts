@@ -1,16 +1,7 @@
 /**
- * CONCEPT_ANCESTOR: the transitive closure of the ancestry relationships among valid standard and
- * classification concepts, with a self row (0, 0) for each of them.
- *
- * An ancestry edge is a stored child-side link whose reverse relationship has defines_ancestry = 1
- * (`Is a` → `Subsumes`, `Consists of` → `Constitutes`, `Tradename of` → `Has tradename`, ...). A step
- * adds the reverse relationship's is_hierarchical (0 or 1) to the levels of separation, so
- * min/max levels are shortest/longest weighted paths.
- *
- * Concept index order is a topological order (parents are always created first), so one pass
- * suffices: each concept's ancestor list is the merge of its parents' lists. Lists are kept only for
- * concepts that have children in the hierarchy, packed into one growing typed array; everything is
- * written as it is computed.
+ * CONCEPT_ANCESTOR: the transitive closure of the ancestry relationships among valid standard and classification
+ * concepts (with a self row each), computed in one pass in concept index order, a topological order, each ancestor
+ * list the merge of the parents' lists and written as it is computed.
  */
 import { join } from 'node:path';
 import type { ConceptTable } from './concept-table.js';

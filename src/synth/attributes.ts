@@ -1,11 +1,7 @@
 /**
- * SNOMED attribute relationships (finding site, associated morphology, method, ...). They are not
- * stored: the relationship writer draws them per concept from a per-concept random stream, so they
- * cost no memory. Their overall number is the part of the release's relationship budget that the
- * structural relationships leave, spread over the classes by these relative weights.
- *
- * Only "Has ..."-direction relationships are drawn (never a relationship and its reverse), so a
- * drawn row can never coincide with another drawn row or with a structural one.
+ * SNOMED attribute relationships (finding site, associated morphology, method, …), never stored: the relationship
+ * writer draws them per concept from a per-concept random stream, spreading the relationship budget the structural
+ * relationships leave over the classes by these relative weights.
  */
 import type { GenContext, Pool } from './context.js';
 import { classIndex, type CoreClassId, relIndex, vocabIndex } from './metadata.js';

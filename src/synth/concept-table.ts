@@ -1,12 +1,7 @@
 /**
- * The generator's in-memory model: one row per concept in compact typed arrays (about 60 bytes per
- * concept including its name and code), plus the "defining" links each concept was created with
- * (parents, bases, mapping targets) in a CSR layout. Relationship, ancestor and strength rows are
- * never held in memory; the writers derive them from this model while streaming.
- *
- * Concepts are created in index order and a concept's links are appended right after it, so every
- * link is stored on the later-created end. Ancestry links always point to an earlier index, which
- * makes index order a topological order for the ancestor closure.
+ * The generator's in-memory model: one row per concept in compact typed arrays (about 60 bytes per concept), plus
+ * the links each concept was created with (parents, bases, mapping targets) in a CSR layout; relationship,
+ * ancestor and strength rows are never held, the writers derive them while streaming.
  */
 
 export const STD_NONE = 0;

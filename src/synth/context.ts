@@ -1,8 +1,7 @@
 /**
- * Shared state of one generation run: the concept table, the plan, id allocation per vocabulary,
- * named pools of concepts for families to pick from, and helpers for the concept lifecycle
- * (validity dates, non-standard satellites mapped to a standard concept, deprecated and updated
- * concepts).
+ * Shared state of one generation run: the concept table, the plan, id allocation per vocabulary, named pools of
+ * concepts for families to pick from, and helpers for the concept lifecycle (validity dates, non-standard
+ * satellites mapped to a standard concept, deprecated and updated concepts).
  */
 import { ConceptTable, IdAllocator, INV_D, INV_NONE, INV_U, STD_C, STD_NONE, STD_S } from './concept-table.js';
 import { classIndex, domainIndex, relIndex, vocabIndex, type CoreClassId, SYNTH_RELEASE_DATE } from './metadata.js';

@@ -1,9 +1,7 @@
 /**
- * Source classifications mapped to SNOMED: ICDO3 (standard oncology conditions under SNOMED
- * findings), ICD10, ICD10CM and Read (non-standard, hierarchical by code, `Maps to` SNOMED). Their
- * names are derived from the SNOMED concept they map to, reworded the way each classification words
- * things (", unspecified", "initial encounter", "[X]", "NOS"), so source and target names are
- * similar without being equal — as in the real data.
+ * Source classifications mapped to SNOMED (ICDO3 standard; ICD10, ICD10CM and Read non-standard, hierarchical by
+ * code, `Maps to` SNOMED), each concept named by rewording its SNOMED target the way the classification words
+ * things ("NOS", "[X]", "unspecified"), so source and target names are similar, not equal.
  */
 import { icdCode, readChar, readCode } from './codes.js';
 import { capitalizeFirst, type GenContext, lowerFirst, type Pool } from './context.js';

@@ -1,18 +1,7 @@
 /**
- * Drugs: ATC classes, RxNorm and RxNorm Extension, built as one drug universe.
- *
- * Ingredients are ranked by popularity (RxNorm's first); every product picks its ingredients and its
- * bases popular-first, so a few ingredients ("sodium chloride", "acetaminophen") appear in tens of
- * thousands of products and most in a handful. The product graph follows the RxNorm model:
- *
- *   Ingredient ← Clinical Drug Comp ← Clinical Drug → Clinical Drug Form → Ingredient
- *   Clinical X ← (Has tradename) Branded X ← Quant / Box / Marketed Product
- *
- * with the OMOP relationship ids (`RxNorm has ing`, `Consists of`, `RxNorm is a`, `Tradename of`,
- * `Quantified form of`, `Box of`, `Marketed form of`, `Has brand name`, `Has supplier`,
- * `RxNorm has dose form`), whose reverse rows define the drug ancestry. ATC 5th level classes are
- * ancestors of ingredients (`ATC - RxNorm`). Deprecated and updated products keep their structure
- * (and drug strengths) but are never used as the base of another product.
+ * Drugs: ATC classes, RxNorm and RxNorm Extension built as one drug universe following the RxNorm product graph
+ * (ingredient, clinical and branded drugs and forms, quantified, boxed and marketed products), with ingredients
+ * and bases picked popular-first; the model is drawn in docs/internals.md.
  */
 import type { GenContext } from './context.js';
 import * as L from './lexicon.js';

@@ -1,8 +1,7 @@
 /**
- * Metadata and small fixed vocabularies: the concepts behind VOCABULARY, DOMAIN, CONCEPT_CLASS and
- * RELATIONSHIP rows, Gender, Race, Ethnicity, Visit, Type Concept and UCUM units. Well-known
- * concept_ids (8507 MALE, 9201 Inpatient Visit, 8576 milligram, ...) are kept, since ETL conventions
- * and the FHIR-to-OMOP concept maps refer to them.
+ * Metadata and small fixed vocabularies (the concepts behind the reference tables, Gender, Race, Ethnicity, Visit,
+ * Type Concept, UCUM units), keeping the well-known concept_ids (8507 MALE, 9201 Inpatient Visit, …) that ETL
+ * conventions and the FHIR-to-OMOP concept maps refer to.
  */
 import type { GenContext } from './context.js';
 import { CONCEPT_CLASSES, DOMAINS, RELATIONSHIPS, VOCABULARIES } from './metadata.js';

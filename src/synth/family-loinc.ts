@@ -1,8 +1,7 @@
 /**
- * LOINC: the six-axis structure (component, property, time, system, scale, method parts), the
- * classification side (classes → multiaxial hierarchy, groups; classification concepts), lab tests
- * named "<Component> [<Property>] in <System> by <Method>", clinical observations and questionnaire
- * items contained in survey panels, and answers (domain Meas Value) linked to their questions.
+ * LOINC: the six-axis parts, the classification side (classes → multiaxial hierarchy, groups), lab tests named
+ * "<Component> [<Property>] in <System> by <Method>", observations and survey items contained in panels, and
+ * answers (domain Meas Value) linked to their questions.
  */
 import { loincCode } from './codes.js';
 import { capitalizeFirst, type GenContext, lowerFirst } from './context.js';

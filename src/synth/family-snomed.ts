@@ -1,8 +1,7 @@
 /**
- * SNOMED CT: one hierarchy per top-level class (findings and procedures deep, up to ~20 levels, with
- * about 1.5 parents per concept; organisms as deep narrow taxonomic chains; qualifiers shallow and
- * wide), non-standard satellites mapped to a standard concept of their class, deprecated and updated
- * concepts, drug products and drug substances mapped to RxNorm.
+ * SNOMED CT: one hierarchy per top-level class (findings and procedures deep with ~1.5 parents per concept,
+ * organisms as narrow chains, qualifiers shallow and wide), satellites mapped to a standard concept of their
+ * class, deprecated and updated concepts, drug products and substances mapped to RxNorm.
  */
 import { sctid } from './codes.js';
 import { capitalizeFirst, type GenContext, lowerFirst, type Range } from './context.js';

@@ -1,12 +1,7 @@
 /**
- * Shapes of hierarchies, decided before any concept exists: how many nodes sit at each depth, which
- * node is each node's primary parent, and which extra parents make the tree a DAG.
- *
- * Nodes are numbered level by level and, inside a level, grouped by primary parent, so siblings are
- * contiguous. Extra parents are cousins of the primary parent (found by walking up a few
- * generations and back down), which keeps the overlap between ancestor sets — and therefore the
- * number of ancestor rows per concept — about the same at every scale. Primary parents are drawn popular-first, giving the heavy-tailed child
- * counts of real vocabularies (a few concepts with thousands of children, most with none).
+ * Shapes of hierarchies, decided before any concept exists: how many nodes sit at each depth, each node's primary
+ * parent (drawn popular-first) and the extra parents (cousins of the primary one) that make the tree a DAG; nodes
+ * are numbered level by level, siblings contiguous.
  */
 import { apportion, relativeZipf, type Rng } from './random.js';
 

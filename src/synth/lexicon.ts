@@ -1,8 +1,7 @@
 /**
- * Medical word lists the name builders draw from. Each list is ordered by how common the item is in
- * real vocabulary names (most common first); the builders sample them with a Zipf law over rank, so
- * a head word ("disorder", "tablet", "Serum or Plasma") ends up in a large share of the names of its
- * family while a tail word matches a handful.
+ * Medical word lists the name builders draw from, each ordered by how common the item is in real vocabulary names;
+ * builders sample them with a Zipf law over rank, so a head word ("disorder", "tablet") is in a large share of its
+ * family's names and a tail word in a handful.
  */
 
 const list = (s: string): readonly string[] => s.split('|').map((w) => w.trim()).filter(Boolean);

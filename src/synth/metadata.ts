@@ -1,9 +1,7 @@
 /**
- * The reference tables of the synthetic release: DOMAIN (50 rows), RELATIONSHIP (722), CONCEPT_CLASS
- * (433) and VOCABULARY. The rows the generator actually uses are written out by hand with the flags
- * of the real release; the remainder is filled with deterministic, plausible rows (vocabulary pair
- * equivalences, per-vocabulary class levels) so the table sizes match the August 2025 release.
- * Nothing here depends on the seed.
+ * The reference tables of the synthetic release (DOMAIN, RELATIONSHIP, CONCEPT_CLASS, VOCABULARY): the rows the
+ * generator uses are written by hand with the real release's flags, the rest filled with deterministic, plausible
+ * rows so the table sizes match the August 2025 release; nothing depends on the seed.
  */
 
 const TARGET_RELATIONSHIPS = 722;

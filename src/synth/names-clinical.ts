@@ -1,9 +1,7 @@
 /**
- * Names of clinical concepts (SNOMED-style findings, procedures, body structures, organisms, ...).
- * A child's name is derived from its parent's — a qualifier, a site, a cause, a complication or a
- * stage is added, or a more specific head term replaces the parent's — so siblings share prefixes
- * and words propagate down a subtree as in the real hierarchy. Word choices follow a Zipf law over
- * the lexicon's frequency order.
+ * Names of clinical concepts (SNOMED-style findings, procedures, body structures, organisms, …): a child's name is
+ * derived from its parent's (a qualifier, site, cause or stage added, or a more specific head term), so siblings
+ * share prefixes and words propagate down a subtree as in the real hierarchy.
  */
 import { capitalizeFirst, lowerFirst } from './context.js';
 import * as L from './lexicon.js';

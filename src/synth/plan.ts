@@ -1,8 +1,7 @@
 /**
- * How many concepts of each vocabulary and class to generate for a requested total. The full-size
- * counts follow the August 2025 release (see shape.ts); smaller totals scale every vocabulary and
- * class proportionally (largest remainder), except the metadata vocabularies whose size is fixed by
- * the reference tables (433 classes, 50 domains, 722 relationships, ...).
+ * How many concepts of each vocabulary and class to generate for a requested total: the August 2025 counts
+ * (shape.ts) scaled proportionally (largest remainder), except the metadata vocabularies, whose size is fixed by
+ * the reference tables (433 classes, 50 domains, 722 relationships, …).
  */
 import { CONCEPT_CLASSES, DOMAINS, RELATIONSHIPS, VOCABULARIES, type CoreClassId } from './metadata.js';
 import { apportion } from './random.js';

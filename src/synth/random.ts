@@ -1,12 +1,7 @@
 /**
- * Deterministic randomness for the generator: a small seeded PRNG (xoshiro128**, seeded through
- * splitmix32) and the samplers built on it. Nothing here touches Math.random, so a seed fully
- * determines the output.
- *
- * Streams: every consumer derives its own generator from (seed, stream, index) with `reseed`, so the
- * value drawn for concept i does not depend on how many draws earlier concepts made. That keeps the
- * output stable when one family's generator changes and lets writers regenerate per-concept details
- * (synonyms, attribute relationships) without storing them.
+ * Deterministic randomness for the generator: a seeded PRNG (xoshiro128**, seeded through splitmix32) and samplers
+ * on it, never Math.random. Every consumer derives its own stream from (seed, stream, index) with `reseed`, so
+ * what concept i draws does not depend on earlier concepts' draws.
  */
 
 /** 32-bit finaliser (murmur3 fmix32). */

@@ -1,8 +1,7 @@
 /**
- * CONCEPT_SYNONYM rows, regenerated per concept from its name and a per-concept random stream:
- * SNOMED fully specified names with their semantic tag, word reorderings ("Fracture of femur" →
- * "Femur fracture"), abbreviations (COPD, MI, CT, w/o), LOINC short names ("Glucose SerPl-mCnc"),
- * drug names in other languages, HGVS expressions for variants, short descriptors for billing codes.
+ * CONCEPT_SYNONYM rows, regenerated per concept from its name and a per-concept random stream: fully specified
+ * names, word reorderings ("Femur fracture"), abbreviations, LOINC short names, drug names in other languages,
+ * HGVS expressions and short descriptors of billing codes.
  */
 import { type ConceptTable, STD_NONE } from './concept-table.js';
 import { CONCEPT_CLASSES, VOCABULARIES } from './metadata.js';

@@ -1,24 +1,7 @@
 /**
- * Bulk search on more than one core. A bulk request's searches are independent, so when cores are
- * spare the request is split: helper threads run parts of it against their own read-only
- * connections to the same release build while this thread runs the first part, which roughly
- * halves a bulk request's latency on a two-core machine.
- *
- * Thread plumbing lives in src/threads/, outside the services: the services (here bulkSearch) stay
- * plain synchronous functions of a store, and this module decides which thread runs them. Helpers
- * open stores with the implementation named by `storeKind` (src/store/release-store-openers.ts),
- * the same one the release registry uses.
- *
- * The hand-over is synchronous: this thread waits for the helpers' answers on a shared flag
- * (Atomics.wait) and takes them straight off a message port, instead of through the event loop.
- * (An earlier asynchronous version let a helper's answer queue behind other requests under load:
- * tail latency grew from 0.4 s to 3 s at 32 concurrent bulk requests.) The wait is bounded by the
- * work: a helper's part has as many searches as this thread's, so it should be done about when this
- * thread's part is; the wait lasts at most HELPER_GRACE_RATIO × this thread's part time (and at
- * least MIN_HELPER_GRACE_MS): milliseconds, where it used to be up to 10 s. A helper late beyond
- * that has its part run here instead and stays out of use until it answers; one busy longer than
- * `helperTimeoutMs` is terminated. A helper that dies is replaced. Under load (as many other bulk searches waiting for this thread as there are helpers,
- * see ./turn-queue.ts) a request runs in this thread only: the other cores are not spare.
+ * Bulk search on more than one core: when cores are spare, a bulk request is split and helper threads run parts of
+ * it on their own read-only connections while this thread runs the first part, then waits for their answers on a
+ * shared flag (Atomics.wait) for a time bounded by its own part's; why so is in docs/internals.md.
  */
 import { searchSettings, type SearchSettings } from '../services/search/search-settings.js';
 import { availableParallelism } from 'node:os';
@@ -30,7 +13,7 @@ import type { LicenceRules } from '../licences/licence-rules.js';
 import { ReleaseView } from '../services/release-view.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
 import type { OpenRelease } from '../store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
 
 /** Each part of a split request has at least this many searches (smaller parts are not worth a hand-over). */
 export const MIN_SEARCHES_PER_PART = 4;

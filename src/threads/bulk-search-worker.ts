@@ -1,8 +1,7 @@
 /**
- * Helper thread of BulkSearchPool (./bulk-search-pool.ts): runs parts of bulk searches against its
- * own read-only connections to the release builds it is asked about, opened with the store
- * implementation named in workerData (the server's, see src/store/release-store-openers.ts), and
- * answers on the channel the pool gave it, raising the shared flag the pool waits on.
+ * Helper thread of BulkSearchPool (./bulk-search-pool.ts): runs parts of bulk searches on its own read-only
+ * connections to the release builds, opened with the store implementation named in workerData, and answers on the
+ * channel the pool gave it, raising the shared flag the pool waits on.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ReleaseView } from '../services/release-view.js';
@@ -10,7 +9,7 @@ import { bulkSearch } from '../services/search/bulk-search.js';
 import { configureSearch } from '../services/search/search-settings.js';
 import { buildDirName, type ReleaseBuild } from '../store/data-dir.js';
 import type { ReleaseStore } from '../store/release-store.js';
-import { releaseStoreOpener } from '../store/release-store-openers.js';
+import { releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import {
   HELPER_READY,
   type BulkJob,

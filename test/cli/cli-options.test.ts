@@ -11,7 +11,7 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir, writeMinimalAthenaDir } from '../loader/loader-fixtures.js';
 
-/** The naming rule, written out independently of the code: README "Command line". */
+/** The naming rule, written out independently of the code: docs/operations.md "Command line". */
 function expectedEnvName(command: Command, option: Option): string {
   const name = option.long!.replace(/^--/, '').toUpperCase().replace(/-/g, '_');
   if (option.long === '--data-dir') return 'OMOPTERM_DATA_DIR';
@@ -24,10 +24,10 @@ const program = buildProgram();
 const subcommands = commandTree(program).filter((c) => c !== program);
 const optionsOf = (command: Command) => command.options.map((option) => [commandPath(command), option.long!, command, option] as const);
 
-describe('environment variables (README "Command line")', () => {
+describe('environment variables (docs/operations.md "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(
-      ['clients', 'clients create', 'clients list', 'clients revoke', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
+      ['clients', 'clients create', 'clients list', 'clients revoke', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
     );
     // The root has only --version (and --help), which are not settings.
     expect(program.options.map((o) => o.long)).toEqual(['--version']);
@@ -79,6 +79,16 @@ describe('usage errors: one line and a hint', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe(`error: option '--release <label>' argument '${label}' is invalid. ${message}${label === '2025v2' ? '' : ' (a year and its release number, e.g. 2025.2)'}`);
     expect(lines[1]).toBe("run 'omopterm load --help' for its usage");
+    expect(listReleaseBuilds(dataDir)).toEqual([]);
+  });
+
+  it.each(['demo', 'DEMO'])('load --release %s is refused: the label is reserved for the bundled demo vocabulary', (label) => {
+    const res = runCli(['load', athenaDir, '--release', label, '--data-dir', dataDir]);
+    expect(res.status).toBe(1);
+    expect(res.stderr.trimEnd().split('\n')).toEqual([
+      `error: option '--release <label>' argument '${label}' is invalid. release label '${label}' is reserved for the bundled demo vocabulary (omopterm demo loads it); load a real release as YYYY.Q with Q 1–4 (e.g. 2025.2)`,
+      "run 'omopterm load --help' for its usage",
+    ]);
     expect(listReleaseBuilds(dataDir)).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import {
   administrativeConceptMapIds,
   administrativeMappings,
   type ConceptMapRelationship,
-} from '../../src/services/fhir/administrative-concept-maps.js';
+} from '../../src/services/fhir-resolver/administrative-concept-maps.js';
 import { SHARED_VOCAB } from '../helpers/cli.js';
 import { readSourceTable } from '../metadata/concept-file.js';
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ADMINISTRATIVE_SYSTEMS } from '../../src/services/fhir/administrative-concept-maps.js';
+import { ADMINISTRATIVE_SYSTEMS } from '../../src/services/fhir-resolver/administrative-concept-maps.js';
 import {
   CODE_SYSTEMS,
   ICD9_PROCEDURE_VOCABULARY,

@@ -24,7 +24,7 @@ import {
   type DisplayResolutionContext,
 } from '../../src/services/fhir-resolver/display-resolution.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { UNIFORM_IDF } from '../../src/services/semantic/lexicon/sparse-features.js';
+import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { ReleaseStore } from '../../src/store/release-store.js';

@@ -177,6 +177,47 @@ describe('wrong displays (omop-validate-bad-display-*)', () => {
     });
   });
 
+  it("displayLanguage given: the message names that language, not '--' (code, coding, codeableConcept; ValueSet too)", async () => {
+    const inGerman = wrongDisplay.replace("(for the language(s) '--')", "(for the language(s) 'de-CH')");
+    const code = await validate([
+      { name: 'url', valueUri: OMOP },
+      { name: 'code', valueCode: '4097430' },
+      { name: 'display', valueString: 'Not the display' },
+      { name: 'displayLanguage', valueCode: 'de-CH' },
+    ]);
+    expect(byName(code.body).message).toEqual({ valueString: inGerman });
+    expect(byName(code.body).issues!.resource).toMatchObject({ issue: [{ details: { text: inGerman } }] });
+    const coding = await validate([
+      { name: 'coding', valueCoding: { system: OMOP, code: '4097430', display: 'Not the display' } },
+      { name: 'displayLanguage', valueCode: 'de-CH' },
+    ]);
+    expect(byName(coding.body).message).toEqual({ valueString: inGerman });
+    const concept = await validate([
+      { name: 'codeableConcept', valueCodeableConcept: { coding: [{ system: OMOP, code: '4097430', display: 'Not the display' }] } },
+      { name: 'displayLanguage', valueCode: 'de-CH' },
+    ]);
+    expect(byName(concept.body).message).toEqual({ valueString: inGerman });
+    const get = await t.request(`/fhir/r4/CodeSystem/$validate-code?url=${encodeURIComponent(OMOP)}&code=4097430&display=Not%20the%20display&displayLanguage=fr`);
+    expect(get.body.parameter.find((p: Parameter) => p.name === 'message').valueString).toBe(wrongDisplay.replace("'--'", "'fr'"));
+    const valueSet = await t.request(
+      `/fhir/r4/ValueSet/$validate-code?url=${encodeURIComponent(`${OMOP}?fhir_vs`)}&system=${encodeURIComponent(OMOP)}&code=4097430&display=Not%20the%20display&displayLanguage=fr`,
+    );
+    expect(valueSet.status, valueSet.text).toBe(200);
+    expect(valueSet.body.parameter.find((p: Parameter) => p.name === 'message').valueString).toContain("(for the language(s) 'fr')");
+  });
+
+  it("a displayLanguage that is no language code is a 400 naming it", async () => {
+    const r = await validate([
+      { name: 'url', valueUri: OMOP },
+      { name: 'code', valueCode: '4097430' },
+      { name: 'display', valueString: 'Not the display' },
+      { name: 'displayLanguage', valueCode: 'de CH' },
+    ]);
+    expect(r.status).toBe(400);
+    expect(r.body.issue[0].code).toBe('invalid');
+    expect(r.body.issue[0].details.text).toMatch(/'displayLanguage'.*'de CH'/);
+  });
+
   it('coding and codeableConcept point at Coding.display and CodeableConcept.coding[0].display', async () => {
     const coding = await validate([{ name: 'coding', valueCoding: { system: OMOP, code: '4097430', display: 'Not the display' } }]);
     expect(byName(coding.body).issues!.resource).toMatchObject({ issue: [{ location: ['Coding.display'], expression: ['Coding.display'] }] });

@@ -46,13 +46,18 @@ describe('FHIR versions by path (Versioning 2)', () => {
     expect(r.body.issue[0].details.text).toMatch(/r4, r4b, r5, r6/);
   });
 
-  it('$versions lists the versions and the default', async () => {
-    const r = await t.request('/fhir/r4/$versions');
+  it.each([
+    ['r4', '4.0'],
+    ['r4b', '4.3'],
+    ['r5', '5.0'],
+    ['r6', '6.0'],
+  ])('/fhir/%s/$versions lists the version of that base, %s, which is also the default', async (v, code) => {
+    const r = await t.request(`/fhir/${v}/$versions`);
     expect(r.status).toBe(200);
     expect(r.body.resourceType).toBe('Parameters');
     const versions = r.body.parameter.filter((p: { name: string }) => p.name === 'version').map((p: { valueCode: string }) => p.valueCode);
-    expect(versions).toEqual(['4.0', '4.3', '5.0', '6.0']);
-    expect(r.body.parameter.find((p: { name: string }) => p.name === 'default').valueCode).toBe('4.0');
+    expect(versions).toEqual([code]);
+    expect(r.body.parameter.filter((p: { name: string }) => p.name === 'default').map((p: { valueCode: string }) => p.valueCode)).toEqual([code]);
   });
 });
 

@@ -176,3 +176,41 @@ describe('every operation answers the same resource in XML as in JSON', () => {
     expect(xml.text).not.toContain('equivalence');
   });
 });
+
+describe('XML request bodies must be well-formed (Errors rule 2: a 400 OperationOutcome naming the parse error)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ releases: [{ dir: writeCodeSystemFixture(), label: '2024.2', makeDefault: true }] });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const postXml = (body: string) =>
+    t.request('/fhir/r4/CodeSystem/$lookup', { method: 'POST', headers: { 'content-type': 'application/fhir+xml' }, body });
+  const LOOKUP = `<Parameters xmlns="http://hl7.org/fhir"><parameter><name value="system"/><valueUri value="${OMOP}"/></parameter><parameter><name value="code"/><valueCode value="45772705"/></parameter>`;
+
+  it('a well-formed Parameters body is read (the baseline the malformed ones differ from)', async () => {
+    const r = await postXml(`<?xml version="1.0" encoding="UTF-8"?>\n${LOOKUP}</Parameters>\n`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.resourceType).toBe('Parameters');
+  });
+
+  it.each([
+    ['a document cut inside a tag', '<Parameters><oops', 'Unclosed root tag at line 1'],
+    ['a root element never closed', LOOKUP, 'Unclosed root tag at line 1'],
+    ['a closing tag that closes nothing open', `${LOOKUP.replace('<parameter><name value="code"/>', '<parameter>\n<name value="code"/></parameter>')}</Parameters>`, 'Unexpected close tag at line 2'],
+    ['an unquoted attribute', '<Parameters xmlns="http://hl7.org/fhir"><parameter><name value=code/></parameter></Parameters>', 'Unquoted attribute value at line 1'],
+    ['two root elements', `${LOOKUP}</Parameters><Parameters/>`, 'More than one root element at line 1'],
+    ['no element at all', 'just text', 'Non-whitespace before first tag at line 1'],
+  ])('%s is a 400 naming the parse error, not a missing parameter', async (_label, body, reason) => {
+    const r = await postXml(body);
+    expect(r.status).toBe(400);
+    expect(r.body.resourceType).toBe('OperationOutcome');
+    expect(r.body.issue[0].code).toBe('invalid');
+    const text: string = r.body.issue[0].details.text;
+    expect(text).toContain('The request body is not well-formed XML');
+    expect(text).toContain(reason);
+    expect(text).not.toMatch(/required/);
+  });
+});

@@ -40,7 +40,7 @@ export interface Operation {
 /** The OAuth 2.0 token endpoint (Authentication 4): public, and it answers in RFC 6749 JSON, not the envelope. */
 export const OAUTH2_TOKEN_PATH = '/oauth2/token';
 
-/** Routes that answer without an API key (README "Authentication"). */
+/** Routes that answer without an API key (docs/security.md "Authentication"; the landing page / is not in the OpenAPI document). */
 export function isPublicPath(path: string): boolean {
   return path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/') || path === OAUTH2_TOKEN_PATH;
 }

@@ -11,14 +11,16 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): CliResult {
+/** `timeoutMs` (default 2 min): the command is killed after it, with status -1 and `timedOut` set. */
+export function runCli(args: string[], env: Record<string, string> = {}, timeoutMs = 120_000): CliResult & { timedOut: boolean } {
   const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
   });
-  return { status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr };
+  return { status: res.status ?? -1, stdout: res.stdout, stderr: res.stderr, timedOut: (res.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' };
 }
 
 export interface CliServer {

@@ -51,6 +51,8 @@ export interface TestServerOptions {
   anonymousRatePerSecond?: number;
   /** Request time/size limits of the transport (defaults: DEFAULT_TRANSPORT_LIMITS). */
   limits?: ServerOptions['limits'];
+  /** Receives the server's log lines (JSON, level info and above); without it the server logs nothing. */
+  logStream?: ServerOptions['logStream'];
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -166,6 +168,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     anonymousRatePerSecond: options.anonymousRatePerSecond ?? 1000,
     rescanIntervalMs: 0,
     limits: options.limits,
+    logStream: options.logStream,
   });
   let keysCreated = 0;
   const createKey = async (key: Partial<NewApiKey> = {}) =>

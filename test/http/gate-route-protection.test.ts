@@ -112,14 +112,14 @@ describe('REST: protection follows the matched route, however the path is spelle
   });
 
   it('unmatched paths are 404 in the envelope with or without a key, never 500', async () => {
-    for (const target of ['/v1/no-such-thing', '/v1', '/', '/nothing-here', '/v1/concepts', '/%00']) {
+    for (const target of ['/v1/no-such-thing', '/v1', '/nothing-here', '/v1/concepts', '/%00']) {
       expectEnvelopeError(await send(target), 404, 'not_found');
       expectEnvelopeError(await send(target, t.key), 404, 'not_found');
     }
   });
 
   it('public routes stay open however they are spelled', async () => {
-    for (const target of ['/health', '/%68ealth', `https://127.0.0.1:${t.port}/health`, '/health/', '/openapi.json', '/docs/', '/docs/static/index.html']) {
+    for (const target of ['/', '/health', '/%68ealth', `https://127.0.0.1:${t.port}/health`, '/health/', '/openapi.json', '/docs/', '/docs/static/index.html']) {
       const res = await send(target);
       expect([200, 302], `${target}: ${res.text.slice(0, 200)}`).toContain(res.status);
     }
@@ -133,7 +133,7 @@ describe('HEAD requests follow the same route rules', () => {
       expect(res.status, target).toBe(401);
       expect(res.text).toBe('');
     }
-    for (const target of ['/health', '/docs/']) {
+    for (const target of ['/', '/health', '/docs/']) {
       expect((await rawTlsRequest(t.port, target, { method: 'HEAD' })).status, target).toBe(200);
     }
   });

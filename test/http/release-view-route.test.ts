@@ -19,7 +19,7 @@ import { searchConcepts } from '../../src/services/search/keyword-search.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
 import { stateStorePath } from '../../src/store/data-dir.js';
 import { ReleaseRegistry } from '../../src/store/release-registry.js';
-import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../../src/store/release-store-openers.js';
+import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../../src/store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
 import { writeCoreFixture } from './fixture-vocabulary.js';
 

@@ -140,7 +140,33 @@ describe('broken files', () => {
   it('a quote that is never closed (a csv-parse error, rewrapped)', async () => {
     writeLines(sourceDir, 'CONCEPT.csv', [comma(CONCEPT_HEADER), comma(conceptRow(1)), '2,"Pain left,Condition,SNOMED,Clinical Finding,S,C2,19700101,20991231,']);
     const err = await loadError();
-    expect(err.message).toBe('CONCEPT.csv:3:3: a quoted field starting here is never closed: the file ends inside the quotes');
+    expect(err.message).toBe('CONCEPT.csv:3:3: unterminated quote: the quoted field opened here is never closed (the file ends inside the quotes)');
+  });
+
+  // The quote opened on line 3 runs on over the next lines until the next `"` in the file (line 8):
+  // reported where it opened, not five lines later, and never read silently as one long name.
+  const UNCLOSED = '2,"Pain left,Condition,SNOMED,Clinical Finding,S,C2,19700101,20991231,';
+  const following = (line8Name: string) => [3, 4, 5, 6].map((id) => comma(conceptRow(id))).concat(comma(conceptRow(7, line8Name)), comma(conceptRow(8)));
+  it.each([
+    ['a later quoted field holding a comma (the record then has 11 fields)', '"Seven, quoted"'],
+    ['a later quoted field (the record would have 10 fields: read silently before)', '"Seven"'],
+    ['a later unquoted field with quotes in it', 'Seven "x" y'],
+  ])('an unterminated quote before %s: FILE:LINE:COLUMN of the opening quote', async (_label, line8Name) => {
+    writeLines(sourceDir, 'CONCEPT.csv', [comma(CONCEPT_HEADER), comma(conceptRow(1)), UNCLOSED, ...following(line8Name)]);
+    const err = await loadError();
+    expect(err).toBeInstanceOf(AthenaReadError);
+    expect(err).toMatchObject({ file: 'CONCEPT.csv', line: 3, column: UNCLOSED.indexOf('"') + 1 });
+    expect(err.message).toMatch(/^CONCEPT\.csv:3:3: unterminated quote: the quoted field opened here is not closed on its line; /);
+    expect(err.message).toContain('line 8');
+  });
+
+  it('a quoted field that legitimately spans lines but closes properly, then has too many fields, names the opening quote too', async () => {
+    const bad = '2,"Pain\nleft",Condition,SNOMED,Clinical Finding,S,C2,19700101,20991231,,extra';
+    writeLines(sourceDir, 'CONCEPT.csv', [comma(CONCEPT_HEADER), comma(conceptRow(1)), bad]);
+    const err = await loadError();
+    expect(err.message).toBe(
+      'CONCEPT.csv:3:3: probably an unterminated quote: the quoted field opened here is not closed on its line; lines 3–4 were read as one record, which has 11 fields where the header has 10',
+    );
   });
 
   it('a column named twice in the header', async () => {

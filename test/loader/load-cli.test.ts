@@ -104,6 +104,18 @@ describe('omopterm load', () => {
     expect(listReleaseBuilds(dataDir).map((b) => [b.label, b.buildId])).toEqual(before);
   });
 
+  it('a data directory that cannot be created (/proc/…, where mkdir loops between ENOENT and EEXIST) fails at once, naming it and why', () => {
+    const started = Date.now();
+    const res = runCli(['load', goodDir, '--release', '2025.1', '--data-dir', '/proc/omopterm-data'], {}, 30_000);
+    expect(res.timedOut).toBe(false);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(res.status).toBe(1);
+    expect(res.stderr).toContain("cannot create directory '/proc/omopterm-data/releases'");
+    expect(res.stderr).toContain("mkdir answers ENOENT although '/proc' exists");
+    expect(res.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(res.stdout).toBe('');
+  });
+
   it('has help that names the formats, atomicity and options', () => {
     const res = runCli(['load', '--help']);
     expect(res.status).toBe(0);

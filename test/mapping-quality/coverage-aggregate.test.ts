@@ -1,6 +1,6 @@
 /** Module contract of the load-time coverage accumulator (what GET /v1/mappings/coverage reads). */
 import { describe, expect, it } from 'vitest';
-import { CoverageAccumulator, UNMAPPED_SAMPLE_LIMIT } from '../../src/services/mapping-quality/coverage-aggregate.js';
+import { CoverageAccumulator, UNMAPPED_SAMPLE_LIMIT } from '../../src/mapping-model/coverage-aggregate.js';
 
 describe('CoverageAccumulator', () => {
   it('counts concepts seen before a target vocabulary first appears as unmapped to it', () => {

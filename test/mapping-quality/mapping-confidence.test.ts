@@ -6,8 +6,8 @@ import {
   mappingConfidence,
   nameWords,
   qualityBand,
-  type MappingSignals,
-} from '../../src/services/mapping-quality/mapping-confidence.js';
+} from '../../src/mapping-model/mapping-confidence.js';
+import type { MappingSignals } from '../../src/store/mapping-quality-records.js';
 import { summariseDistribution } from '../../src/services/mapping-quality/confidence-distribution.js';
 
 const perfect: MappingSignals = {

@@ -4,6 +4,7 @@
  * expect from the files, independently of the loader and the store.
  */
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { DEMO_VOCABULARY_DIR, isoDate, readSourceConcepts, readSourceTable, type SourceConcept } from '../metadata/concept-file.js';
 
 export const DEMO_DIR = DEMO_VOCABULARY_DIR;
@@ -69,7 +70,8 @@ export function visibleTo(cpt4Validated: boolean): (vocabularyId: string) => boo
 /**
  * The mapping records GET /v1/concepts/{id}/mappings should list for `sourceId`, computed from the
  * files: rows with these relationship ids (in that order, each by target id) whose target is in
- * CONCEPT and visible, optionally valid only and in some vocabularies.
+ * CONCEPT and visible, optionally valid only and in some vocabularies. `confidence` is checked to be
+ * a number here; its values are asserted by hand in mapping-concept-mappings.test.ts.
  */
 export function expectedMappings(
   files: AthenaFiles,
@@ -103,6 +105,7 @@ export function expectedMappings(
         valid_start_date: row.valid_start_date,
         valid_end_date: row.valid_end_date,
         invalid_reason: row.invalid_reason,
+        confidence: expect.any(Number) as number,
       })),
   );
 }

@@ -10,6 +10,7 @@ import {
   CPT4_SOURCE,
   CPT4_TARGET,
   GPI_SOURCE,
+  ICD9_SOURCES,
   ICD_SOURCE,
   SNOMED_INVALID_ROW_TARGET,
   SNOMED_INVALID_TARGET,
@@ -43,12 +44,14 @@ describe('GET /v1/concepts/{id}/mappings on the demo vocabulary', () => {
     }
   });
 
-  it('E11.9 (35206882) maps to 201826; no confidence is invented; pagination defaults to page 1 of 100', async () => {
+  it('E11.9 (35206882) maps to 201826 with its E10 confidence; pagination defaults to page 1 of 100', async () => {
     const res = await get('/v1/concepts/35206882/mappings');
     expect(res.body.data.mappings).toHaveLength(1);
     const [row] = res.body.data.mappings;
     expect(row).toMatchObject({ source_concept_id: 35206882, target_concept_id: 201826, relationship_id: 'Maps to', target_vocabulary_id: 'SNOMED' });
-    expect(row).not.toHaveProperty('confidence');
+    // By hand: words {type, 2, diabetes, mellitus, without, complications} vs {type, 2, diabetes, mellitus}: Dice 8/10;
+    // 0.3·0.8 + 0.15·1 (Maps to) + 0.2·1 (one row) + 0.2·1 (valid standard) + 0.15·1 (Condition both) = 0.94.
+    expect(row.confidence).toBe(0.94);
     expect(res.body.meta.pagination).toEqual({ page: 1, page_size: 100, total_items: 1, total_pages: 1, has_next: false, has_previous: false });
     expect(res.body.meta.vocab_release).toBe('2025.1');
     expect(res.headers['x-request-id']).toBe(res.body.meta.request_id);
@@ -196,5 +199,61 @@ describe('GET /v1/concepts/{id}/mappings: validity, paging and licence rules (fi
     const medDra = await get(inFixture(`/v1/concepts/${ICD_SOURCE}/mappings?target_vocabularies=SNOMED,MedDRA`), validated);
     expect(medDra.status).toBe(403);
     expect(medDra.body.error.details.vocabulary_id).toBe('MedDRA');
+  });
+});
+
+describe('GET /v1/concepts/{id}/mappings: confidence (the E10 model, src/services/mapping-quality/mapping-confidence.ts)', () => {
+  const inFixture = (path: string) => `${path}${path.includes('?') ? '&' : '?'}vocab_release=${FIXTURE}`;
+  type Row = { target_concept_id: number; relationship_id: string; confidence: number };
+  const byTarget = (rows: Row[]) => Object.fromEntries(rows.map((m) => [`${m.relationship_id} ${m.target_concept_id}`, m.confidence]));
+
+  it("every row of the demo's mapped concepts carries a confidence in [0, 1]", async () => {
+    const sources = [...new Set(demo.relationships.filter((r) => r.relationship_id === 'Maps to').map((r) => r.concept_id_1))];
+    for (const id of sources.filter((id) => demo.concepts.get(id)!.vocabulary_id !== 'CPT4').slice(0, 40)) {
+      const res = await get(`/v1/concepts/${id}/mappings?relationship_ids=Maps%20to,Maps%20to%20value,Mapped%20from`);
+      for (const m of res.body.data.mappings as Row[]) {
+        expect(typeof m.confidence, String(id)).toBe('number');
+        expect(m.confidence).toBeGreaterThanOrEqual(0);
+        expect(m.confidence).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it("Z86.16 'Personal history of COVID-19' (713860): two mapping rows, so fan-out 1/2 each", async () => {
+    const res = await get('/v1/concepts/713860/mappings?relationship_ids=Maps%20to,Maps%20to%20value');
+    expect(byTarget(res.body.data.mappings)).toEqual({
+      // {personal, history, covid, 19} vs {history, event}: Dice 2/6; 0.3/3 + 0.15 + 0.2/2 + 0.2 + 0.15 (Observation both) = 0.7
+      'Maps to 1340204': 0.7,
+      // vs {covid, 19}: Dice 4/6; 0.3·2/3 + 0.15·0.5 (Maps to value) + 0.2/2 + 0.2 + 0 (Condition ≠ Observation) = 0.575
+      'Maps to value 37311061': 0.575,
+    });
+  });
+
+  it('fixture: fan-out counts every valid mapping row of the release (hidden targets too), an invalid row is 0, an invalid target scores 0 for status', async () => {
+    // Cholera (ICD10CM, Condition) has five valid 'Maps to' rows (SNOMED, CPT4, GPI, MedDRA, the invalid target): fan-out 0.2/5 = 0.04.
+    const plain = await get(inFixture(`/v1/concepts/${ICD_SOURCE}/mappings`));
+    expect(byTarget(plain.body.data.mappings)).toEqual({
+      // {cholera} vs {cholera, disorder}: Dice 2/3 → 0.2; + 0.15 + 0.04 + 0.2 + 0.15 = 0.74
+      [`Maps to ${SNOMED_TARGET}`]: 0.74,
+      // the relationship row is invalid ('D'): outside the model, 0
+      [`Maps to ${SNOMED_INVALID_ROW_TARGET}`]: 0,
+      // vs {old, cholera, finding}: Dice 2/4 → 0.15; + 0.15 + 0.04 + 0 (invalid target) + 0.15 = 0.49
+      [`Maps to ${SNOMED_INVALID_TARGET}`]: 0.49,
+    });
+    const validated = await t.createKey({ cpt4_validated_until: '2999-12-31' });
+    const full = await get(inFixture(`/v1/concepts/${ICD_SOURCE}/mappings?target_vocabulary=CPT4`), validated);
+    // 'Cholera test' (Procedure): Dice 2/3 → 0.2; + 0.15 + 0.04 + 0.2 + 0 (Procedure ≠ Condition) = 0.59
+    expect(byTarget(full.body.data.mappings)).toEqual({ [`Maps to ${CPT4_TARGET}`]: 0.59 });
+  });
+
+  it("fixture: a standard concept's row to itself is 1; 'Mapped from' rows score 0 for relationship kind", async () => {
+    const res = await get(inFixture(`/v1/concepts/${SNOMED_TARGET}/mappings?relationship_ids=Maps%20to,Mapped%20from`));
+    const rows = byTarget(res.body.data.mappings);
+    // self map: similarity 1, Maps to, one valid mapping row (itself), valid standard, same domain
+    expect(rows[`Maps to ${SNOMED_TARGET}`]).toBe(1);
+    // {cholera, disorder} vs {cholera}: Dice 2/3 → 0.2; + 0 + 0.2 (fan-out 1) + 0.1 (valid non-standard) + 0.15 = 0.65
+    expect(rows[`Mapped from ${ICD_SOURCE}`]).toBe(0.65);
+    // vs {cholera, variant, 0}: Dice 2/5 → 0.12; + 0 + 0.2 + 0.1 + 0.15 = 0.57
+    expect(rows[`Mapped from ${ICD9_SOURCES[0]}`]).toBe(0.57);
   });
 });

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { codeShapeVocabulary } from '../../src/services/search/code-shapes.js';
 import { parseQuery } from '../../src/services/search/query-parser.js';
-import { LENGTH_BUCKET_COUNT, MAX_GROUP_COUNT, TEXT_TIER_COUNT, textScore } from '../../src/services/search/ranking.js';
-import { contentTokens, STOP_WORDS, wordSetKey } from '../../src/services/search/stop-words.js';
-import { exactKey, tokenize } from '../../src/services/search/text-normalization.js';
+import { LENGTH_BUCKET_COUNT, MAX_GROUP_COUNT, TEXT_TIER_COUNT, textScore } from '../../src/search-model/ranking.js';
+import { contentTokens, STOP_WORDS, wordSetKey } from '../../src/search-model/stop-words.js';
+import { exactKey, tokenize } from '../../src/search-model/text-normalization.js';
 
 describe('bare code shapes', () => {
   it('recognises ICD10CM, LOINC and SNOMED codes', () => {

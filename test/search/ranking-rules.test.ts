@@ -1,6 +1,6 @@
 /** E4 ranking rules 1–6, the within-class order, the tie-breaks and the demoted classes table. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMOTED_CLASS_GROUPS } from '../../src/services/search/ranking.js';
+import { DEMOTED_CLASS_GROUPS } from '../../src/search-model/ranking.js';
 import type { SearchFilters } from '../../src/services/search/search-filters.js';
 import { concept, ids, openFixtureStore, run, type FixtureStore } from './search-fixture.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
+import { ReleaseLexiconBuilder } from '../../src/search-model/semantic/lexicon/build-release-lexicon.js';
 
 const TEXTS = ['Myocardial infarction', 'Heart attack', 'Acute myocardial infarction', 'Renal failure', 'Kidney disease', 'atenolol 25 MG Oral Tablet'];
 

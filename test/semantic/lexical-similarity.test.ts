@@ -1,8 +1,8 @@
 /** The plain lexical similarity (TF-IDF words + character trigrams): `lexical` of /search/similar and the eval baseline. */
 import { describe, expect, it } from 'vitest';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
-import { UNIFORM_IDF } from '../../src/services/semantic/lexicon/sparse-features.js';
+import { ReleaseLexiconBuilder } from '../../src/search-model/semantic/lexicon/build-release-lexicon.js';
+import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 
 const NAMES = ['Type 2 diabetes mellitus', 'Diastolic blood pressure', 'Myocardial infarction', 'Disorder of kidney', 'Disorder of lung'];
 

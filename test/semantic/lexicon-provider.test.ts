@@ -1,5 +1,5 @@
 /**
- * The built-in default embedding provider ("lexicon", src/services/semantic/lexicon/): a release's
+ * The built-in default embedding provider ("lexicon", src/search-model/semantic/lexicon/): a release's
  * lexicon built from rows, stored as bytes, decoded by a server, embedding and scoring texts.
  */
 import { spawnSync } from 'node:child_process';
@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
-import { LEXICON_PROVIDER_ID, cosine } from '../../src/services/semantic/embedding-provider.js';
-import { ReleaseLexiconBuilder } from '../../src/services/semantic/lexicon/build-release-lexicon.js';
-import { gloveVectorsFrom, quantizeUnitVector } from '../../src/services/semantic/lexicon/glove-vectors.js';
-import { decodeLexicon, encodeLexicon } from '../../src/services/semantic/lexicon/lexicon-codec.js';
-import { LEXICON_DIMENSION, createLexiconProvider } from '../../src/services/semantic/lexicon/lexicon-provider.js';
+import { LEXICON_PROVIDER_ID, cosine } from '../../src/search-model/semantic/embedding-provider.js';
+import { ReleaseLexiconBuilder } from '../../src/search-model/semantic/lexicon/build-release-lexicon.js';
+import { gloveVectorsFrom, quantizeUnitVector } from '../../src/search-model/semantic/lexicon/glove-vectors.js';
+import { decodeLexicon, encodeLexicon } from '../../src/search-model/semantic/lexicon/lexicon-codec.js';
+import { LEXICON_DIMENSION, createLexiconProvider } from '../../src/search-model/semantic/lexicon/lexicon-provider.js';
 
 // A small release: the entries it indexes, and the name pairs (name ↔ synonym, `Maps to` ends) it carries.
 const ENTRIES = [
@@ -110,8 +110,8 @@ describe('default provider', () => {
       const texts = ['Heart attack', 'Chronic kidney disease', 'paracetamol 500mg tablet'];
       const script = `
         import { readFileSync } from 'node:fs';
-        import { decodeLexicon } from './src/services/semantic/lexicon/lexicon-codec.ts';
-        import { createLexiconProvider } from './src/services/semantic/lexicon/lexicon-provider.ts';
+        import { decodeLexicon } from './src/search-model/semantic/lexicon/lexicon-codec.ts';
+        import { createLexiconProvider } from './src/search-model/semantic/lexicon/lexicon-provider.ts';
         const provider = createLexiconProvider(decodeLexicon(readFileSync(${JSON.stringify(bytesFile)})));
         const vectors = await provider.embed(${JSON.stringify(texts)});
         process.stdout.write(JSON.stringify(vectors.map((v) => Array.from(v))));`;

@@ -1,10 +1,10 @@
-/** The word-equivalence learner of the default provider (src/services/semantic/lexicon/word-equivalences.ts). */
+/** The word-equivalence learner of the default provider (src/search-model/semantic/lexicon/word-equivalences.ts). */
 import { describe, expect, it } from 'vitest';
 import {
   MAX_EQUIVALENTS_PER_WORD,
   WordEquivalenceLearner,
   equivalenceWords,
-} from '../../src/services/semantic/lexicon/word-equivalences.js';
+} from '../../src/search-model/semantic/lexicon/word-equivalences.js';
 
 // Name pairs as a release has them: a concept's name and a synonym, or both ends of a `Maps to` row.
 const TEACHING_PAIRS: Array<[string, string]> = [

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEXICON_PROVIDER_ID } from '../../src/services/semantic/embedding-provider.js';
+import { LEXICON_PROVIDER_ID } from '../../src/search-model/semantic/embedding-provider.js';
 import { writeAthenaFixture } from '../helpers/athena-fixture.js';
 import { runCli, startCliServe, type CliServer } from '../helpers/cli.js';
 import { rawRequest, type TestResponse } from '../helpers/test-server.js';

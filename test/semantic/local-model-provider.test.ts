@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { env as transformersEnv } from '@huggingface/transformers';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cosine, type EmbeddingProvider } from '../../src/services/semantic/embedding-provider.js';
+import { cosine, type EmbeddingProvider } from '../../src/search-model/semantic/embedding-provider.js';
 import {
   importTransformers,
   loadLocalModelProvider,
   LocalModelError,
-} from '../../src/services/semantic/local-model-provider.js';
+} from '../../src/search-model/semantic/local-model-provider.js';
 import {
   TINY_MODEL_DIMENSION,
   TINY_MODEL_SYNONYMS,

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
-import { LEXICON_PROVIDER_ID } from '../../src/services/semantic/embedding-provider.js';
+import { LEXICON_PROVIDER_ID } from '../../src/search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { OpenRelease } from '../../src/store/release-registry.js';

@@ -14,7 +14,7 @@ import { LicenceRules } from '../../src/licences/licence-rules.js';
 import { ReleaseView } from '../../src/services/release-view.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { UNIFORM_IDF } from '../../src/services/semantic/lexicon/sparse-features.js';
+import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { CANDIDATE_K_START } from '../../src/services/semantic/semantic-candidates.js';
 import { semanticBulkSearch } from '../../src/services/semantic/semantic-bulk.js';
 import { semanticSearch } from '../../src/services/semantic/semantic-search.js';

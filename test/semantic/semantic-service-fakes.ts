@@ -8,7 +8,7 @@
  * - `indexedEntries()`: the names and synonyms of the valid standard and classification concepts of
  *   a vocabulary (the demo's by default), read from its CSV files.
  */
-import type { EmbeddingProvider } from '../../src/services/semantic/embedding-provider.js';
+import type { EmbeddingProvider } from '../../src/search-model/semantic/embedding-provider.js';
 import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour } from '../../src/store/semantic-index.js';
 import { DEMO_VOCABULARY_DIR, readSourceConcepts, readSourceTable } from '../metadata/concept-file.js';
 

@@ -114,8 +114,10 @@ describe.each(['2025.2', '2019.1'])('E5 vocabulary statistics of release %s', (l
         expect(x).toMatchObject({ synonym_count: e.synonyms, concept_count: e.concepts.size });
       }
       expect(l.supported_languages).toHaveLength(expected.languages.size);
-      if (expected.languages.size === 0) expect(l.primary_language).toBeNull();
-      else {
+      if (expected.languages.size === 0) {
+        // No synonym language: the language of the concept names, English (Athena's concept 4180186, named as in the release).
+        expect(l.primary_language).toBe(counts().concepts.get(4180186)?.name ?? 'English language');
+      } else {
         const most = [...expected.languages].sort((a, b) => b[1].synonyms - a[1].synonyms || a[0] - b[0])[0]![0];
         const languageConcept = counts().concepts.get(most);
         expect(l.primary_language).toBe(languageConcept ? languageConcept.name : String(most));
@@ -179,6 +181,20 @@ describe('E5 sections and errors', () => {
     const d = (await statistics('2019.1', 'RxNorm')).data;
     expect(d.mapping_statistics).toEqual({ mapped_concepts: 0, unmapped_concepts: expected.total, mapping_coverage_percentage: 0, target_vocabularies: [] });
     expect(d.notes.join(' ')).toContain("'Maps to'");
+  });
+
+  it('primary_language is a string for every vocabulary: English (the concept names\' language) when no synonym carries a language', async () => {
+    let checked = 0;
+    for (const { label, counts } of datasets) {
+      const bare = counts.vocabularies().filter((v) => !NEVER_SERVED.includes(v) && counts.vocabularyFigures(v).languages.size === 0);
+      checked += bare.length;
+      for (const vocabulary of bare) {
+        const d = (await statistics(label, vocabulary, '')).data;
+        expect(d.language_statistics.supported_languages).toEqual([]);
+        expect(d.language_statistics.primary_language, `${label} ${vocabulary}`).toBe(counts.concepts.get(4180186)?.name ?? 'English language');
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it('an unknown vocabulary is 404 vocabulary_not_found', async () => {

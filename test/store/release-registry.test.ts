@@ -1,6 +1,6 @@
 /**
  * The release registry opens every build of a data directory through the store opener it is given
- * (the one place that chooses a store implementation is src/store/release-store-openers.ts), and
+ * (the one place that chooses a store implementation is src/store/openers/release-store-openers.ts), and
  * keeps serving what it has when an opener refuses a build.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,6 +92,27 @@ describe('ReleaseRegistry', () => {
       expect(replaced.ok && replaced.release.buildId).toBe('b3');
       expect(opener.opened).toEqual(['2025.1__b1', '2025.1__b3']);
       expect(changes).toEqual([['2025.1'], ['2025.1']]);
+    } finally {
+      registry.close();
+    }
+  });
+
+  it('serves the demo label beside real ones: older than every real release, selectable in any case, default only when marked', () => {
+    publish('2025.1', 'b1');
+    publish('demo', 'b1');
+    publish('2024.4', 'b1');
+    publish('<script>', 'b1'); // not a label a data directory can hold: ignored
+    const registry = new ReleaseRegistry({ dataDir, openStore: recordingOpener().open, rescanIntervalMs: 0 });
+    try {
+      expect(registry.labels()).toEqual(['demo', '2024.4', '2025.1']);
+      expect(registry.getDefaultLabel()).toBe('2025.1');
+      const demo = registry.select('DEMO');
+      expect(demo.ok && demo.release.label).toBe('demo');
+      writeFileSync(join(dataDir, 'default-release'), 'demo\n');
+      registry.rescan();
+      expect(registry.getDefaultLabel()).toBe('demo');
+      const unnamed = registry.select(undefined);
+      expect(unnamed.ok && unnamed.release.label).toBe('demo');
     } finally {
       registry.close();
     }

@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS, MAX_ACCESS_TOKEN_LIFETIME_SECONDS } from '../../state/state-store.js';
-import { dataDirOption, parsePositiveInteger } from '../options.js';
+import { dataDirOption, parsePositiveInteger } from './options.js';
 import { withState, writeListing } from './keys.js';
 
 /** `--token-lifetime`: whole seconds, 1 to MAX_ACCESS_TOKEN_LIFETIME_SECONDS (tokens stay short-lived). */

@@ -1,16 +1,21 @@
+/**
+ * `omopterm demo`: loads the bundled demo vocabulary as release `demo` (a label no real YYYY.Q release can take),
+ * keeps a demo API key in the data directory, serves, and prints curl lines that name the release they ask.
+ */
 import type { Command } from 'commander';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRelease } from '../../importer/load-release.js';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
-import { listReleaseBuilds, stateStorePath } from '../../store/data-dir.js';
+import { listReleaseBuilds, stateStorePath, type ReleaseBuild } from '../../store/data-dir.js';
+import { DEMO_RELEASE_LABEL } from '../../store/release-manifest.js';
 import { embeddingChoice } from './embed.js';
 import { runServer, serveOptions, type ServeCliOptions } from './serve.js';
 
 /** The bundled demo vocabulary (a small subset written for omopterm, not an Athena release). */
 export const DEMO_VOCABULARY_DIR = fileURLToPath(new URL('../../../examples/demo-vocabulary/', import.meta.url));
-export const DEMO_RELEASE_LABEL = '2025.2';
+export { DEMO_RELEASE_LABEL };
 const DEMO_KEY_FILE = 'demo-api-key';
 const DEMO_KEY_RATE = 20;
 const DEMO_KEY_NAME = 'demo';
@@ -34,37 +39,62 @@ async function demoKey(dataDir: string): Promise<string> {
   }
 }
 
+/**
+ * Releases under a real label that an earlier omopterm loaded from the demo vocabulary (it used the label 2025.2):
+ * they are left as they are (a data directory's releases are never removed behind the user's back), and named once.
+ */
+function olderDemoCopies(builds: ReleaseBuild[]): ReleaseBuild[] {
+  return builds.filter((b) => b.label !== DEMO_RELEASE_LABEL && /[\\/]examples[\\/]demo-vocabulary[\\/]?$/.test(b.manifest.source_dir ?? ''));
+}
+
 export function registerDemoCommand(program: Command): void {
   serveOptions(program.command('demo'))
     .description(
-      `Load the bundled demo vocabulary as release ${DEMO_RELEASE_LABEL} (first run only), print a demo API key and serve it. ` +
-        'The demo is a few hundred real concepts, not a full Athena release: see `omopterm load --help` for real data.',
+      `Load the bundled demo vocabulary as release '${DEMO_RELEASE_LABEL}' (first run only), print a demo API key and serve it. ` +
+        'The demo is a few hundred real concepts, not a full Athena release: see `omopterm load --help` for real data. ' +
+        `The label '${DEMO_RELEASE_LABEL}' is reserved for the demo (load refuses it), so it never collides with a real YYYY.Q release; ` +
+        'requests reach it with ?vocab_release=demo (or the header X-Vocab-Release: demo), as the printed examples do.',
     )
     .action(async (options: ServeCliOptions) => {
       const dataDir = resolve(options.dataDir);
-      if (!listReleaseBuilds(dataDir).some((b) => b.label === DEMO_RELEASE_LABEL)) {
-        process.stderr.write(`loading the demo vocabulary from ${DEMO_VOCABULARY_DIR} into ${dataDir}\n`);
+      const builds = listReleaseBuilds(dataDir);
+      if (!builds.some((b) => b.label === DEMO_RELEASE_LABEL)) {
+        process.stderr.write(`loading the demo vocabulary from ${DEMO_VOCABULARY_DIR} into ${dataDir} as release ${DEMO_RELEASE_LABEL}\n`);
         await loadRelease({
           sourceDir: DEMO_VOCABULARY_DIR,
           dataDir,
           label: DEMO_RELEASE_LABEL,
-          makeDefault: true,
+          demo: true,
+          // The first release of a data directory becomes the default anyway; a real default stays the default.
+          makeDefault: false,
           replace: false,
           quiet: false,
           embeddings: embeddingChoice(options.embeddingModel),
         });
       }
+      for (const old of olderDemoCopies(builds)) {
+        process.stderr.write(
+          `note: release ${old.label} in ${dataDir} is a copy of the demo vocabulary loaded by an earlier omopterm (${old.dir}); ` +
+            `it is left as it is. Load a real ${old.label} over it with \`omopterm load <athena-dir> --release ${old.label} --replace\`, ` +
+            `or delete that directory to remove it.\n`,
+        );
+      }
       const key = await demoKey(dataDir);
       const server = await runServer({ ...options, dataDir });
       const base = server.url;
+      const selfSigned = server.tls.certPath === join(dataDir, 'tls', 'self-signed-cert.pem');
+      const trust = selfSigned ? `--cacert ${server.tls.certPath} ` : '';
+      const release = `vocab_release=${DEMO_RELEASE_LABEL}`;
       process.stdout.write(
         [
           '',
           `Demo API key: ${key}   (also saved in ${join(dataDir, DEMO_KEY_FILE)})`,
-          'Try:',
-          `  curl -k -H "Authorization: Bearer ${key}" ${base}/v1/concepts/201826`,
-          `  curl -k -H "Authorization: Bearer ${key}" ${base}/v1/concepts/by-code/ICD10CM/E11.9`,
-          `API reference: ${base}/docs   (self-signed certificate: -k / accept the browser warning)`,
+          `Try (release '${DEMO_RELEASE_LABEL}' is named in each request, so the examples keep working when another release is the default):`,
+          `  curl ${trust}-H "Authorization: Bearer ${key}" '${base}/v1/concepts/201826?${release}'`,
+          `  curl ${trust}-H "Authorization: Bearer ${key}" '${base}/v1/concepts/by-code/ICD10CM/E11.9?${release}'`,
+          `  curl ${trust}-H "Authorization: Bearer ${key}" -H "X-Vocab-Release: ${DEMO_RELEASE_LABEL}" '${base}/fhir/r4/CodeSystem/$lookup?system=http://snomed.info/sct&code=44054006'`,
+          `API reference: ${base}/docs   ` +
+            (selfSigned ? `(self-signed certificate ${server.tls.certPath}: trust it with --cacert, or accept the browser warning)` : ''),
           'Stop with Ctrl-C.',
           '',
         ].join('\n'),

@@ -6,9 +6,9 @@ import { embedRelease } from '../../importer/embed-release.js';
 import { formatEmbedSummary } from '../../importer/embed-summary.js';
 import { LoadInterruptedError } from '../../importer/load-error.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
-import type { EmbeddingProviderChoice } from '../../services/semantic/embedding-provider.js';
-import { runInterruptibleJob } from '../interruptible-job.js';
-import { dataDirOption } from '../options.js';
+import type { EmbeddingProviderChoice } from '../../search-model/semantic/embedding-provider.js';
+import { runInterruptibleJob } from './interruptible-job.js';
+import { dataDirOption } from './options.js';
 
 interface EmbedCliOptions {
   release: string;

@@ -1,8 +1,13 @@
+/**
+ * `omopterm keys create|list|revoke`: API keys in the data directory's embedded state store (stored only as
+ * SHA-256 hashes), each with its rate, monthly quota and CPT4 validation date.
+ */
+
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
 import { stateStorePath } from '../../store/data-dir.js';
-import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber } from '../options.js';
+import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber } from './options.js';
 
 /** The free-tier rate of the hosted service (spec Limits). */
 export const DEFAULT_KEY_RATE = 2;

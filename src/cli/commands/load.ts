@@ -1,12 +1,12 @@
 /** `omopterm load <dir> --release YYYY.Q`: an Athena download → a new immutable release store. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { runInterruptibleJob } from '../interruptible-job.js';
+import { runInterruptibleJob } from './interruptible-job.js';
 import { startLoadInChildProcess } from '../../importer/load-in-child-process.js';
 import { formatLoadSummary } from '../../importer/load-summary.js';
 import { releaseLabelProblem } from '../../importer/release-label.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
-import { dataDirOption } from '../options.js';
+import { dataDirOption } from './options.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
 
 interface LoadCliOptions {

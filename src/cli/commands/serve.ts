@@ -1,10 +1,15 @@
+/**
+ * `omopterm serve`: the server's command-line options (shared with `demo` through serveOptions) and runServer,
+ * which starts the HTTPS server over every loaded release and stops it gracefully on SIGINT/SIGTERM.
+ */
+
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
-import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from '../options.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber } from './options.js';
 
 export interface ServeCliOptions {
   dataDir: string;

@@ -3,7 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { conceptsForScale, DEFAULT_SEED, FULL_RELEASE, synthesize } from '../../synth/index.js';
 import { formatQuantity } from '../../importer/format.js';
-import { parsePositiveInteger } from '../options.js';
+import { parsePositiveInteger } from './options.js';
 
 interface SynthCliOptions {
   out: string;

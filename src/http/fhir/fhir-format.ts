@@ -1,17 +1,14 @@
 /**
- * FHIR wire formats (FHIR http.html §mime-type): JSON (`application/fhir+json`, the default) and XML
- * (`application/fhir+xml`), chosen by the `_format` query parameter, else the Accept header;
- * `_pretty=true` indents. Answers are written as XML by FHIR's version-independent rules
- * (./fhir-xml.ts), so R5 elements survive on /fhir/r5 and /fhir/r6; XML request bodies are read by
- * the `fhir` library (its R4 definitions suffice for the Parameters resources operations take).
- * Errors on /fhir paths use the same choice (src/http/plumbing/error-responses.ts).
+ * FHIR wire formats: JSON (the default) or XML, chosen by `_format`, else the Accept header, with `_pretty`;
+ * answers are written as XML by FHIR's version-independent rules (./fhir-xml.ts) and XML bodies read by the `fhir`
+ * library.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Fhir } from 'fhir';
 import { ServiceError } from '../../services/errors.js';
-import { resourceToXml } from './fhir-xml.js';
+import { FHIR_JSON_TYPE, registerFhirResourceWriter } from '../plumbing/error-responses.js';
+import { resourceToXml, xmlWellFormednessError } from './fhir-xml.js';
 
-export const FHIR_JSON_TYPE = 'application/fhir+json; charset=utf-8';
 export const FHIR_XML_TYPE = 'application/fhir+xml; charset=utf-8';
 
 export type FhirFormat = 'json' | 'xml';
@@ -60,8 +57,12 @@ function outsideFhir(request: FastifyRequest): ServiceError | undefined {
   });
 }
 
-/** Request bodies on /fhir: FHIR JSON as JSON, FHIR XML (and application/xml, text/xml) converted to its JSON form. */
+/**
+ * Request bodies on /fhir: FHIR JSON as JSON, FHIR XML (and application/xml, text/xml) converted to
+ * its JSON form; and errors on /fhir written in the requested format (sendResource).
+ */
 export function installFhirBodyParsers(app: FastifyInstance): void {
+  registerFhirResourceWriter(sendResource);
   app.addContentTypeParser(['application/fhir+json'], { parseAs: 'string' }, (request, body, done) => {
     const refused = outsideFhir(request);
     if (refused) return done(refused, undefined);
@@ -75,6 +76,9 @@ export function installFhirBodyParsers(app: FastifyInstance): void {
     const refused = outsideFhir(request);
     if (refused) return done(refused, undefined);
     if (body === '') return done(null, undefined);
+    // The fhir library reads a document cut short (`<Parameters><oops`) as an empty resource: check first.
+    const malformed = xmlWellFormednessError(body as string);
+    if (malformed !== null) return done(new ServiceError(400, 'validation_error', `The request body is not well-formed XML: ${malformed}.`), undefined);
     try {
       done(null, xmlReader.xmlToObj(body as string));
     } catch (err) {

@@ -1,13 +1,7 @@
 /**
- * How a FHIR interaction is registered: once per path, under `/fhir/{version}` for the four wire
- * versions (spec Versioning 2: r4, the default for clients that do not choose, r4b, r5, r6). The
- * handler gets the version, the operation's parameters (query, or a POST Parameters body) and the
- * request's release view (the selected release seen with the caller's licence rules), and returns a
- * FHIR resource already shaped for that version; the edge serialises it as JSON or XML (./fhir-format.ts). Errors are ServiceErrors, answered as
- * OperationOutcomes by the shared error plumbing. Authentication, licences, limits and release
- * selection happen before, in the gate, as for every route. Another HTTP method on an interaction's
- * path is a 405 `not-supported` with `Allow` (a read-only terminology server: no create, update or
- * delete), not the generic "no such endpoint" 404.
+ * How a FHIR interaction is registered: once per path under `/fhir/{version}` for the four wire versions, its
+ * handler getting the request's release view and returning a resource shaped for the version, which the edge
+ * serialises; another method on the path is a 405.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';

@@ -1,26 +1,64 @@
 /**
- * FHIR JSON → FHIR XML by the format's own rules (FHIR xml.html, json.html), which are the same in
- * every FHIR version; nothing here depends on a version's definitions, so an R5-only element
- * (ConceptMap `relationship`) is written like any other:
- * - a resource is an element named by its resourceType, in the namespace http://hl7.org/fhir; a
- *   property whose value is a resource (`contained`, `resource`, …) wraps that resource's element;
- * - a primitive is `<name value="…"/>`; its `_name` sibling (id, extensions) is merged into it, the
- *   id as an attribute and the extensions as children; arrays pair up index by index (null for none);
- * - an object is an element with the object's properties as children, except the `id` of an
- *   element (not of a resource) and the `url` of an extension, which are attributes;
- * - an array is the element repeated;
- * - a Narrative `div` is XHTML, written as it is (when it is well-formed; otherwise it is left out
- *   rather than break the document);
- * - elements follow the JSON property order (the order FHIR's JSON and XML share).
- * Values are XML-escaped; characters XML 1.0 cannot carry become U+FFFD. A property name that is not
- * an XML name (never a FHIR element) is left out.
- *
- * Written by hand: no XML library is a dependency of the project (the `fhir` library reads XML with
- * definitions of R4 and writes by them too, dropping R5 elements), and writing is the simple way of
- * the two. Reading XML request bodies stays with the `fhir` library (./fhir-format.ts).
+ * FHIR JSON → FHIR XML by the format's own version-independent rules (FHIR xml.html, json.html), written by hand,
+ * so an R5-only element is written like any other; also the well-formedness check of XML request bodies.
  */
+import { createRequire } from 'node:module';
 
 export const FHIR_NAMESPACE = 'http://hl7.org/fhir';
+
+/** The parts of a sax parser used here (sax has no type declarations in the project). */
+interface SaxParser {
+  line: number;
+  column: number;
+  onerror: (error: Error) => void;
+  onopentag: () => void;
+  onclosetag: () => void;
+  write(text: string): SaxParser;
+  close(): SaxParser;
+}
+
+/**
+ * sax, the XML parser the `fhir` library reads with (through xml-js), resolved from that library so
+ * that it is the very same parser. xml-js runs it strict but ignores what sax reports at the end of
+ * the document (an unclosed root tag, a document ending inside a tag), so such a body would read as
+ * an empty resource.
+ */
+const sax = createRequire(createRequire(import.meta.url).resolve('fhir'))('sax') as { parser(strict: boolean, options: object): SaxParser };
+
+/**
+ * The first well-formedness error of an XML document, as "<reason> at line L, column C", or null when
+ * it is one well-formed document (one root element, every tag closed, attributes quoted, entities
+ * known). Checked by sax in strict mode, plus what sax does not check: a root element, and only one.
+ */
+export function xmlWellFormednessError(text: string): string | null {
+  const parser = sax.parser(true, { position: true });
+  let first: string | null = null;
+  const fail = (reason: string) => {
+    first ??= `${reason.replace(/\.$/, '')} at line ${parser.line + 1}, column ${parser.column}`;
+  };
+  let depth = 0;
+  let roots = 0;
+  parser.onerror = (error) => {
+    fail(error.message.split('\n')[0]!);
+    (parser as unknown as { error: Error | null }).error = null; // go on to the end of the text: the first error is kept
+  };
+  parser.onopentag = () => {
+    if (depth++ === 0 && ++roots === 2) fail('More than one root element');
+  };
+  parser.onclosetag = () => {
+    depth--;
+  };
+  try {
+    parser.write(text);
+    const endLine = parser.line;
+    const endColumn = parser.column;
+    parser.close();
+    if (roots === 0 && first === null) first = `No root element at line ${endLine + 1}, column ${endColumn}`;
+  } catch (err) {
+    fail((err as Error).message.split('\n')[0]!);
+  }
+  return first;
+}
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 const INDENT = '  ';

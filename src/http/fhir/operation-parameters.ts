@@ -1,12 +1,6 @@
 /**
- * The input of a FHIR operation, read the same way whether it came as GET query parameters or as a
- * POST `Parameters` resource (FHIR operations: "parameters … in the URL or in a Parameters
- * resource"). Primitive values of any value[x] type read as strings. A Coding parameter is a
- * valueCoding in a Parameters body, or in a URL FHIR's token form `system|code` (FHIR operations:
- * "Coding → token"; search.html §token: the first unescaped `|` separates system and code, `|code`
- * has no system, a value without `|` is a code alone; `\|`, `\,`, `\$` and `\\` are escapes).
- * CodeableConcepts and resources only come from a Parameters body. A value of the wrong type is a
- * 400 naming the parameter.
+ * The input of a FHIR operation, read the same way from GET query parameters (Codings in FHIR's token form
+ * `system|code`) or a POST `Parameters` resource; a value of the wrong type is a 400 naming the parameter.
  */
 import { validationError } from '../../services/errors.js';
 import type { FhirCoding, FhirParameter } from './fhir-resources.js';

@@ -1,8 +1,7 @@
 /**
- * The input and output Parameters of $validate-code, shared by CodeSystem/$validate-code and
- * ValueSet/$validate-code: reading the code to validate (`code` with its system, `coding`, or
- * `codeableConcept`) and writing a validation as `result`, `message`, `display`, `code`, `system`,
- * `version`, `codeableConcept` and an `issues` OperationOutcome.
+ * The input and output Parameters shared by CodeSystem/$validate-code and ValueSet/$validate-code: reading the
+ * code to validate and writing a validation as `result`, `message`, `display`, …, and an `issues`
+ * OperationOutcome.
  */
 import { validationError } from '../../services/errors.js';
 import { CODE_PATHS, CODING_PATHS, type CodeValidation, type CodingPaths, type ValidationIssue } from '../../services/terminology/code-validation.js';
@@ -26,20 +25,40 @@ function firstOf(params: OperationParameters, names: readonly string[]): string 
   return undefined;
 }
 
-/** The `codeableConcept` parameter with its codings, if given; one without a coding is a 400. */
-export function codeableConceptToValidate(params: OperationParameters): { concept: object; coding: FhirCoding[] } | undefined {
+/** A language code as BCP 47 writes it: a primary subtag and optional subtags (en, de-CH, zh-Hant-TW). */
+const LANGUAGE_CODE = /^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/** The `displayLanguage` parameter (the language a display is judged in), checked; undefined when not given. */
+function displayLanguage(params: OperationParameters): string | undefined {
+  const value = params.get('displayLanguage');
+  if (value === undefined || value === '') return undefined;
+  if (!LANGUAGE_CODE.test(value)) {
+    throw validationError(`Parameter 'displayLanguage' must be a language code such as 'en' or 'de-CH', not '${value}'.`, { parameter: 'displayLanguage' });
+  }
+  return value;
+}
+
+/** The `codeableConcept` parameter with its codings (each with the request's displayLanguage), if given; one without a coding is a 400. */
+export function codeableConceptToValidate(params: OperationParameters): { concept: object; coding: Array<FhirCoding & { displayLanguage?: string }> } | undefined {
   const concept = params.codeableConcept('codeableConcept');
   if (!concept) return undefined;
   if (!concept.coding?.length) throw validationError("Parameter 'codeableConcept' has no coding to validate.", { parameter: 'codeableConcept' });
-  return { concept, coding: concept.coding };
+  const language = displayLanguage(params);
+  return { concept, coding: concept.coding.map((coding) => (language === undefined ? coding : { ...coding, displayLanguage: language })) };
 }
 
 /**
  * The single coding to validate: `coding` (its system and version defaulting to the named
- * parameters'), or `code` with the system, version and `display` parameters. Neither is a 400.
+ * parameters'), or `code` with the system, version and `display` parameters; with the request's
+ * `displayLanguage`. Neither is a 400, and so is a displayLanguage that is no language code.
  */
-export function codingToValidate(params: OperationParameters, names: CodeParameterNames): { coding: FhirCoding & { system: string; code: string }; paths: CodingPaths } {
+export function codingToValidate(
+  params: OperationParameters,
+  names: CodeParameterNames,
+): { coding: FhirCoding & { system: string; code: string; displayLanguage?: string }; paths: CodingPaths } {
   const systemName = names.system[0]!;
+  const language = displayLanguage(params);
+  const withLanguage = language === undefined ? {} : { displayLanguage: language };
   const system = firstOf(params, names.system);
   const version = firstOf(params, names.version);
   const coding = params.coding('coding');
@@ -49,7 +68,7 @@ export function codingToValidate(params: OperationParameters, names: CodeParamet
     if (!codingSystem) throw validationError(`Parameter 'coding' needs a system (or give '${systemName}').`, { parameter: 'coding' });
     const codingVersion = coding.version ?? version;
     return {
-      coding: { ...coding, system: codingSystem, code: coding.code, ...(codingVersion !== undefined ? { version: codingVersion } : {}) },
+      coding: { ...coding, system: codingSystem, code: coding.code, ...(codingVersion !== undefined ? { version: codingVersion } : {}), ...withLanguage },
       paths: CODING_PATHS,
     };
   }
@@ -60,7 +79,7 @@ export function codingToValidate(params: OperationParameters, names: CodeParamet
   if (!system) throw validationError(`Parameter '${systemName}' (the code system) is required with 'code'.`, { parameter: systemName });
   const display = params.get('display');
   return {
-    coding: { system, code, ...(version !== undefined ? { version } : {}), ...(display !== undefined ? { display } : {}) },
+    coding: { system, code, ...(version !== undefined ? { version } : {}), ...(display !== undefined ? { display } : {}), ...withLanguage },
     paths: CODE_PATHS,
   };
 }

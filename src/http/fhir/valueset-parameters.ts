@@ -1,8 +1,6 @@
 /**
- * What ValueSet/$expand and ValueSet/$validate-code (./operations/valueset-*.ts) are asked about: the
- * ValueSet named by `url` (with the `tx-resource` ValueSets sent along) or sent inline as `valueSet`,
- * read into a definition by src/services/terminology/value-set-compose.ts; and the text both
- * operations' descriptions give of that input.
+ * What ValueSet/$expand and ValueSet/$validate-code are asked about: the ValueSet named by `url` or sent inline,
+ * read into a definition by src/services/terminology/value-set-compose.ts, and the text describing that input.
  */
 import { validationError } from '../../services/errors.js';
 import { definitionOfResource, definitionOfUrl, FILTER_OPERATORS, OMOP_DOMAIN_VALUE_SET_PREFIX, type ValueSetDefinition } from '../../services/terminology/value-set-compose.js';

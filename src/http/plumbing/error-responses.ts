@@ -6,10 +6,26 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError } from '../../services/errors.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
-import { FHIR_JSON_TYPE, sendResource } from '../fhir/fhir-format.js';
 import type { Surface } from './request-context.js';
 
 const REST_JSON = 'application/json; charset=utf-8';
+/** The content type of FHIR JSON (the FHIR surface's default format). */
+export const FHIR_JSON_TYPE = 'application/fhir+json; charset=utf-8';
+
+/** Writes a FHIR resource as the answer, in the format the request asked for. */
+export type FhirResourceWriter = (request: FastifyRequest, reply: FastifyReply, resource: object) => FastifyReply;
+
+/** FHIR JSON: what FHIR errors are written as until the FHIR surface registers its formats. */
+const writeFhirJson: FhirResourceWriter = (_request, reply, resource) => reply.type(FHIR_JSON_TYPE).send(resource);
+let fhirResourceWriter: FhirResourceWriter = writeFhirJson;
+
+/**
+ * The FHIR surface registers how it writes resources (JSON or XML, src/http/fhir/fhir-format.ts),
+ * so that errors on /fhir paths answer in the client's format without plumbing importing the surface.
+ */
+export function registerFhirResourceWriter(writer: FhirResourceWriter): void {
+  fhirResourceWriter = writer;
+}
 
 /**
  * The body of an error answer and its content type: an OperationOutcome on the FHIR surface, the
@@ -41,7 +57,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
   const { contentType, body } = errorBody(request.surface, error, request.id, request.release?.label ?? null);
   // An OperationOutcome goes in the format the FHIR client asked for (JSON or XML).
-  if (request.surface === 'fhir') return sendResource(request, reply, body);
+  if (request.surface === 'fhir') return fhirResourceWriter(request, reply, body);
   return reply.type(contentType).send(body);
 }
 
@@ -105,7 +121,12 @@ function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validat
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = toServiceError(error);
-    if (serviceError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (serviceError.status >= 500) {
+      // A ServiceError is an answer the server chose (503 semantic_unavailable, no release loaded): an
+      // expected condition, one warn line without a stack. Anything else is a failure: error, with the stack.
+      if (error instanceof ServiceError) request.log.warn({ status: serviceError.status, code: serviceError.code }, serviceError.message);
+      else request.log.error({ err: error }, 'request failed');
+    }
     return sendError(request, reply, serviceError);
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, noSuchEndpoint(request)));

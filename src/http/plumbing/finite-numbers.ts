@@ -1,11 +1,6 @@
 /**
- * Numbers in requests are finite, and integers are written as decimal digits — once, for every
- * route, from the route's own schema. Schema validation alone would let through what coercion
- * makes of a query string (`page=Infinity`, `page=1e309` → Infinity; `page=0x10` → 16;
- * `concept_id=1e3` → 1000) and what JSON.parse makes of `1e309` in a body. This check runs just
- * before validation on the raw values of the query string, path parameters and top-level body
- * fields whose schema type is integer or number (or an array of them: each item is checked), and
- * answers 400 validation_error naming the parameter.
+ * Numbers in requests are finite and integers written as decimal digits, checked once for every route from its own
+ * schema, just before validation, on the raw values; a violation is a 400 validation_error naming the parameter.
  */
 import type { FastifyInstance, FastifyRequest, FastifySchema, preValidationHookHandler } from 'fastify';
 import { describeValidationFailure } from './error-responses.js';

@@ -1,8 +1,6 @@
 /**
- * Errors Fastify raises while routing, before any hook runs (Fastify's `frameworkErrors` option):
- * a path with a malformed percent-escape and a path parameter longer than the router's limit. They
- * get the same treatment as every other response: the envelope (or an OperationOutcome on /fhir
- * paths), X-Request-Id, and a rate decision with its X-RateLimit-* headers.
+ * Errors Fastify raises while routing, before any hook runs (a malformed percent-escape, an over-long path
+ * parameter), answered like every other response: envelope or OperationOutcome, X-Request-Id and a rate decision.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';

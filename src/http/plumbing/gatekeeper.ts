@@ -1,22 +1,7 @@
 /**
- * The request gate, run once for every request before any route code. Every decision is taken on
- * the MATCHED ROUTE, never on how the path was spelled: a route declaring `config.public`
- * (health, API reference) needs no key; every other route does. Requests that match no route get
- * the 404 of the not-found handler (after the transport and rate checks), never data.
- *   1. one call to the state store (`admit`): authenticate the Bearer secret, take a token from the
- *      key's bucket (or, without a valid key, the client address's bucket), meter the call;
- *   2. transport: HTTPS, or plain HTTP from a trusted proxy that says X-Forwarded-Proto: https;
- *   3. rate: 429 rate_limit_exceeded when the bucket is empty — checked before 401, so a flood of
- *      missing or bad keys from one address is refused too;
- *   4. API key: missing → 401 missing_api_key, unknown or revoked → 401 invalid_api_key; on a FHIR
- *      route an unexpired OAuth 2.0 access token (POST /oauth2/token) is accepted as its client's key
- *      (Authentication 4: the FHIR surface only), with the key's bucket, quota and licence;
- *   5. monthly quota per key (a batch or bulk request is one call);
- *   6. release selection (vocab_release / X-Vocab-Release / X-Vocab-Version / X-Vocabulary-Version), and
- *      the request's release view (src/services/release-view.ts): that release with the key's licence rules.
- * The error shape (envelope or OperationOutcome) follows the matched route's path template, or
- * the normalised path when no route matched. The rate decision is kept on the request so that
- * every response, errors included, carries the X-RateLimit-* headers.
+ * The request gate, run once for every request before any route code, deciding on the matched route: transport,
+ * rate, API key (or OAuth token on /fhir), monthly quota, release selection and the request's release view (the
+ * release with the key's licence rules), through one call to the state store.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LicenceRules } from '../../licences/licence-rules.js';

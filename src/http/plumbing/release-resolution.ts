@@ -25,8 +25,8 @@ export function releaseNotFound(selector: string, available: readonly string[], 
   return new ServiceError(
     source.surface === 'fhir' ? 404 : 400,
     'release_not_found',
-    `${where} vocabulary release '${selector}'. Releases on this server: ${available.join(', ')} (or latest/default/current; ` +
-      'on FHIR also a release\'s code-system version, YYYYMMDD or omop-vYYYYMMDD).',
+    `${where} vocabulary release '${selector}'. Releases on this server: ${available.join(', ')} ` +
+      "(or latest/default/current, or a release's vocabulary date as its FHIR code-system version: YYYYMMDD or omop-vYYYYMMDD).",
     { requested: selector, available_releases: [...available], ...(source.parameter ? { parameter: source.parameter } : {}) },
   );
 }

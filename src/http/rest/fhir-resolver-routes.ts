@@ -1,15 +1,10 @@
 /**
- * The FHIR-to-OMOP resolver (spec E7; client contract §1.6): thin adapters from HTTP to
- * src/services/fhir-resolver.
- *   POST /v1/fhir/resolve                    one coding
- *   POST /v1/fhir/resolve/batch              1–100 codings, each failing alone, with a summary
- *   POST /v1/fhir/resolve/codeable-concept   a CodeableConcept: the best coding, alternatives, unresolved
- * The body is validated here (400 with the field named); the input rules (missing_input,
- * unknown_system) are the service's.
+ * The FHIR-to-OMOP resolver routes (E7): thin adapters from HTTP to src/services/fhir-resolver for one coding, a
+ * batch and a CodeableConcept; the body is validated here, the input rules are the service's.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { ADMINISTRATIVE_SYSTEMS } from '../../services/fhir/administrative-concept-maps.js';
+import { ADMINISTRATIVE_SYSTEMS } from '../../services/fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM } from '../../services/fhir/code-system-uris.js';
 import type { DisplayResolutionContext } from '../../services/fhir-resolver/display-resolution.js';
 import { CODEABLE_CONCEPT_MAX_CODINGS, resolveCodeableConcept, VOCABULARY_PREFERENCE } from '../../services/fhir-resolver/resolve-codeable-concept.js';

@@ -1,7 +1,7 @@
 /** GET /v1/mappings/quality/{source_vocabulary}/{target_vocabulary} (E10) and GET /v1/mappings/coverage. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { CONFIDENCE_CALCULATION_METHOD } from '../../services/mapping-quality/mapping-confidence.js';
+import { CONFIDENCE_CALCULATION_METHOD } from '../../mapping-model/mapping-confidence.js';
 import { mappingCoverage } from '../../services/mapping-quality/coverage-report.js';
 import { mappingQualityReport, type QualityReportOptions } from '../../services/mapping-quality/quality-report.js';
 import { ok } from '../plumbing/envelope.js';

@@ -11,6 +11,7 @@ import {
   type MappingType,
   type SourceCode,
 } from '../../services/mappings/concept-map.js';
+import { CONFIDENCE_CALCULATION_METHOD } from '../../mapping-model/mapping-confidence.js';
 import { conceptMappings, MAPPINGS_DEFAULT_PAGE_SIZE, MAPS_TO } from '../../services/mappings/concept-mappings.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
@@ -38,6 +39,15 @@ const ConceptMappingSchema = Type.Object({
   valid_start_date: Type.String({ description: 'Validity of the relationship row (YYYY-MM-DD).' }),
   valid_end_date: Type.String(),
   invalid_reason: InvalidReason,
+  confidence: Type.Number({
+    minimum: 0,
+    maximum: 1,
+    description:
+      "The row's mapping confidence, 0–1, by the E10 model (the number GET /v1/mappings/quality counts for it): " +
+      CONFIDENCE_CALCULATION_METHOD +
+      " Fan-out counts the source's valid mapping rows in the whole release; relationship ids other than 'Maps to' and 'Maps to value' " +
+      'score 0 for relationship kind; a row whose relationship row is invalid has confidence 0.',
+  }),
 });
 
 const ConceptMapRecordSchema = Type.Object({
@@ -70,7 +80,7 @@ const MAPPINGS_DESCRIPTION =
   'with the target concept. Rows of each relationship id follow in the order given, ordered by target concept_id. ' +
   'include_invalid (default true) keeps rows whose relationship row or target concept carries an invalid_reason. ' +
   'valid_start_date, valid_end_date and invalid_reason are those of the relationship row; target_invalid_reason is the target concept\'s. ' +
-  'Athena publishes no mapping confidence, so none is reported. Targets in vocabularies the key may not see are left out and not counted; ' +
+  'Athena publishes no mapping confidence; each row carries omopterm\'s derived `confidence` (0–1, the E10 model, see the field). Targets in vocabularies the key may not see are left out and not counted; ' +
   `naming one in target_vocabulary is 403. page_size: default ${MAPPINGS_DEFAULT_PAGE_SIZE}, at most 200. Unknown concept → 404 not_found.`;
 
 const MAP_DESCRIPTION =

@@ -1,13 +1,6 @@
 /**
- * Keyword search and its siblings (E4; client contract §1.2): thin adapters from HTTP to
- * src/services/search, one file per endpoint group in ./search/:
- *   GET  /v1/search/concepts            keyword search (data: Concept[]; meta.search, meta.pagination)   keyword-search-routes.ts
- *   GET  /v1/search/suggest             autocomplete ({query, suggestions:[{suggestion: Concept, …}]})  suggest-routes.ts
- *   GET  /v1/concepts/suggest           autocomplete, flat shape ({suggestions:[…], query})              suggest-routes.ts
- *   GET  /v1/search/facets              facet counts (also /v1/concepts/search/facets)                   facet-routes.ts
- *   POST /v1/search/bulk                1–50 searches (data: bare array)                                 bulk-search-routes.ts
- *   POST /v1/search/advanced            body filters + relationship_filters (also /v1/concepts/search/advanced)  advanced-search-routes.ts
- * Shared schemas are in ./search/search-schemas.ts, the descriptions (built from the service constants) in ./search/search-descriptions.ts.
+ * Keyword search and its siblings (E4): thin adapters from HTTP to src/services/search, one file per endpoint
+ * group in ./search/.
  */
 import type { FastifyInstance } from 'fastify';
 import type { BulkSearchPool } from '../../threads/bulk-search-pool.js';

@@ -1,13 +1,11 @@
 /**
- * The meaning-based services' context for one request: the selected release's vectors, the
- * server's embedding provider, a lexical scorer with the release's word weights, and the caller's
- * licence. Shared by the semantic search routes (which answer 503 semantic_unavailable without
- * vectors) and the FHIR resolver (which falls back to keyword and lexical matching).
+ * The meaning-based services' context for one request: the release's vectors, the server's embedding provider, a
+ * lexical scorer with the release's word weights and the caller's licence.
  */
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
 import { createLexicalScorer } from '../../services/semantic/lexical-similarity.js';
-import { UNIFORM_IDF } from '../../services/semantic/lexicon/sparse-features.js';
+import { UNIFORM_IDF } from '../../search-model/semantic/lexicon/sparse-features.js';
 import type { SemanticIndexLookup } from '../../services/semantic/semantic-index-registry.js';
 import type { SimilarContext } from '../../services/semantic/similar-concepts.js';
 

@@ -1,12 +1,6 @@
 /**
- * Meaning-based search (issue #12; client contract §1.2 and §6): thin adapters from HTTP to
- * src/services/semantic.
- *   GET  /v1/search/semantic             semantic search ({query, results, search_metadata}; meta.pagination)
- *   GET  /v1/concepts/semantic-search    the same, deprecated alias (Deprecation and Link headers)
- *   POST /v1/search/semantic-bulk        1–25 semantic searches, each failing alone
- *   POST /v1/search/similar              similar concepts by concept_id, concept_name or query
- * A release without vectors, or with vectors built by another embedding provider than the
- * server's, is a 503 semantic_unavailable that says what to run (src/services/semantic/semantic-index-registry.ts).
+ * Meaning-based search (issue #12): thin adapters from HTTP to src/services/semantic; a release without usable
+ * vectors is a 503 semantic_unavailable that says what to run.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';

@@ -85,7 +85,7 @@ const VocabularyStatisticsSchema = Obj({
   ),
   language_statistics: Obj({
     supported_languages: Type.Array(Type.String()),
-    primary_language: Nullable(Type.String()),
+    primary_language: Type.String({ description: STATISTICS_DEFINITIONS.languages }),
     multilingual_concepts: Type.Integer(),
     concepts_with_synonyms: Type.Integer(),
     languages: Type.Array(

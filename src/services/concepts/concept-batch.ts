@@ -1,12 +1,7 @@
 /**
- * POST /v1/concepts/batch: up to BATCH_MAX_CONCEPTS concepts by id in one call, each described as
- * GET /v1/concepts/{concept_id} describes it (flags include_synonyms, include_relationships), plus
- * optionally its valid 'Maps to' targets. An id that is not answered never fails the request: it is
- * listed in `failed_concepts` with a reason that starts with `not_found`, `vocabulary_restricted` or
- * `filtered` — unknown, licence-hidden (its vocabulary is not
- * named, only that the key may not see it), outside `vocabulary_filter`, or not standard when
- * `standard_only` is on (the default, as the hosted service documents it). Repeated ids are
- * answered once. Parents/children and mapping targets of all concepts are read in one batch.
+ * POST /v1/concepts/batch: up to BATCH_MAX_CONCEPTS concepts by id, each described as GET /v1/concepts/{id} does,
+ * plus optionally its 'Maps to' targets; an id not answered is listed in `failed_concepts` with its reason, never
+ * a failure.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,12 +1,6 @@
 /**
- * A concept's relationships (GET /v1/concepts/{id}/relationships, and the `relationships`
- * operation of the E6 batch): CONCEPT_RELATIONSHIP rows with full concept records on both ends.
- *
- * Rows where the concept is concept_id_1 come first; with `includeReverse` the rows where it is
- * concept_id_2 follow (read through the index on concept_id_2, so a release subset that stores
- * only one direction is answered as stored). Within each part rows are ordered by relationship_id
- * and then the other concept's id. The filters (vocabulary, domain, standard) apply to the concept
- * at the other end; licence-hidden concepts are never returned nor counted.
+ * A concept's relationships (GET /v1/concepts/{id}/relationships and the E6 batch's `relationships` operation):
+ * CONCEPT_RELATIONSHIP rows with full concept records on both ends, filtered on the concept at the other end.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { RelationshipDirection, RelationshipSelection, StoredRelationship } from '../../store/relationship-store.js';

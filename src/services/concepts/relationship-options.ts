@@ -1,10 +1,6 @@
 /**
- * GET /v1/concepts/{concept_id}/relationships/options (E9): the relationship ids a concept takes
- * part in through valid rows, in both directions — rows where it is concept_id_1 (outbound) and
- * rows where it is concept_id_2 (inbound; their relationship_id as stored) — as {id, name}, ordered
- * by id. Rows whose other end is licence-hidden do not count. With includeCounts, the counts per
- * direction are added as `relationship_options` (the richer shape of the hosted service's docs).
- * Cost: a grouped count over the concept's own rows in each direction (an index range each).
+ * GET /v1/concepts/{concept_id}/relationships/options (E9): the relationship ids a concept takes part in through
+ * valid rows, outbound and inbound, as {id, name} ordered by id, with per-direction counts on request.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { RelationshipCount, RelationshipDirection } from '../../store/relationship-store.js';

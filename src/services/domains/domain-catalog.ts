@@ -5,7 +5,7 @@
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds, tallyBy, visibleSummary } from '../vocabularies/concept-tallies.js';
+import { compareIds, tallyBy, visibleSummary } from '../concept-tallies.js';
 import { SPEC_NAMED_DOMAINS } from './omop-domains.js';
 
 export interface DomainEntry {

@@ -1,15 +1,12 @@
 /**
- * GET /v1/domains/{domain_id}/concepts: a domain's concepts, filtered by vocabulary, standard flag
- * and validity. Order (the browse order): valid concepts before invalid ones; within each, standard
- * ('S'), then classification ('C'), then non-standard concepts; then by vocabulary_id; then by
- * concept_id. Each (validity, standard flag, vocabulary) group is a segment of the store whose size
- * the concept summary gives, so the exact total is a sum and a page at any depth is one seek per
- * segment it spans. A domain without concepts (or unknown) gives an empty page.
+ * GET /v1/domains/{domain_id}/concepts: a domain's concepts in the browse order, filtered by vocabulary, standard
+ * flag and validity; each (validity, standard flag, vocabulary) group is a store segment, so totals are sums and
+ * pages are seeks.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { DomainSegment, ReleaseStore } from '../../store/release-store.js';
-import { compareIds, visibleSummary } from '../vocabularies/concept-tallies.js';
+import { compareIds, visibleSummary } from '../concept-tallies.js';
 
 export interface DomainConceptsRequest {
   domainId: string;

@@ -1,10 +1,6 @@
 /**
- * The domains the specification names ("Domain" record), with the name and description this server
- * gives them. Athena's DOMAIN table has no description, and a release may lack some of these ids, so
- * the domain list always carries them: the name comes from the release's DOMAIN table when it has
- * the id, else from here; the description always comes from here (other domains of a release are
- * described by their name). Each description names the OMOP CDM table the domain's concepts are
- * recorded in.
+ * The domains the specification names ("Domain" record), with the name and description this server gives them; the
+ * domain list always carries them, naming each from the release's DOMAIN table when it has the id.
  */
 export interface BuiltInDomain {
   domain_id: string;

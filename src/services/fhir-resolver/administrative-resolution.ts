@@ -1,14 +1,11 @@
 /**
- * Administrative FHIR codes (spec E7 rule 5): gender, encounter class, admit source, discharge
- * disposition, condition clinical status, allergy category, immunization origin and route, race and
- * ethnicity resolve through the FHIR-to-OMOP IG's ConceptMaps (../fhir/administrative-concept-maps.ts).
- * The source is concept_id 0 with the code (not an OMOP vocabulary); `relationship_id` and
- * `concept_map_id` are the IG map's id; a noMap row is the rule 4 sentinel. The IG's target is kept
- * even where the release marks it non-standard or deprecated (then a quality_note says so).
+ * Resolves administrative FHIR codes (E7 rule 5) through the FHIR-to-OMOP IG's ConceptMaps
+ * (./administrative-concept-maps.ts), keeping the IG's target even where the release marks it non-standard or
+ * deprecated.
  */
 import { briefConcept } from '../concepts/concept-brief.js';
 import { validationError } from '../errors.js';
-import { administrativeConceptMapIds, administrativeMappings, type AdministrativeMapping } from '../fhir/administrative-concept-maps.js';
+import { administrativeConceptMapIds, administrativeMappings, type AdministrativeMapping } from './administrative-concept-maps.js';
 import { finishResolution, sentinelConcept, unknownSource } from './resolution-assembly.js';
 import type { ResolverContext } from './resolver-context.js';
 import type { CodingInput, Resolution, ResolveOptions, ResolvedConcept, ResourceType } from './resolution.js';

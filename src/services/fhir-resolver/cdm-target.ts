@@ -1,15 +1,6 @@
 /**
- * Where a resolved concept is written in an OMOP CDM v5.4 database, and which domains a FHIR
- * resource type expects. The rule (spec E7 rule 1; OMOP CDM conventions, fhir-and-omop-notes.md §5):
- * the domain of the standard concept decides the table — a Condition concept goes to
- * condition_occurrence whatever resource carried it — and the resource type is advisory: it only
- * says whether the domain is the one that resource usually carries (`domain_resource_alignment`)
- * and narrows the display fallback to the domains the resource expects.
- *
- * Non-standard source concepts may carry a combined domain of Athena's DOMAIN table
- * ('Condition/Meas', 'Obs/Procedure'); they route by their first part. Every table and field
- * named here is checked against the CDM v5.4 field-level specification by
- * test/fhir-resolver/cdm-target.test.ts.
+ * Where a resolved concept is written in an OMOP CDM v5.4 database (the standard concept's domain decides the
+ * table) and which domains a FHIR resource type expects, which is advisory only.
  */
 import type { DomainResourceAlignment, ResourceType } from './resolution.js';
 

@@ -1,19 +1,6 @@
 /**
- * The concept codes to try for a code a caller sent with a vocabulary: FHIR and OMOP spell some
- * codes differently, so the resolver looks up the code as given and then its OMOP spellings.
- *
- * - NDC: FHIR carries the 10-digit package code hyphenated as printed on the label (4-4-2, 5-3-2
- *   or 5-4-1) or the 11-digit HIPAA form (5-4-2); OMOP's concept_code is the 11-digit form without
- *   hyphens, the short segment padded with a leading zero (0093-1048-01 → 00093104801). A
- *   two-segment product code (4-4, 5-3, 5-4) becomes OMOP's 9-digit product NDC the same way.
- *   An unhyphenated 10-digit code is ambiguous: each of the three paddings is tried.
- * - ICD-10 family (ICD10CM, ICD10, ICD10GM, ICD10CN, KCD7, CIM10): OMOP codes carry the dot after
- *   the category (E11.9); a code sent without it ("E119") is tried with it, upper-cased.
- * - ICD9CM: the dot after 3 digits (250.00), after "V" + 2 digits (V72.31) or "E" + 3 digits
- *   (E888.9). ICD9Proc: the dot after 2 digits (88.55).
- * - Upper-case code systems (the ICD family, ICD10PCS, CPT4, HCPCS, ATC): the upper-cased code.
- * - CVX: one-digit codes as CDC publishes them, with a leading zero ("8" → "08").
- * Anything else: the code as given. Never throws; at most four candidates.
+ * The concept codes to try for a code sent with a vocabulary: the code as given, then its OMOP spellings (NDC
+ * padding, ICD dots, upper case, CVX leading zero); never throws, at most four candidates.
  */
 
 const ICD10_FAMILY = new Set(['ICD10CM', 'ICD10', 'ICD10GM', 'ICD10CN', 'KCD7', 'CIM10']);

@@ -1,46 +1,11 @@
 /**
- * HOW A DISPLAY TEXT IS RESOLVED (specification E7 rule 3, `mapping_type` semantic_match): the
- * valid standard concepts a coding's `display` most likely names, best first, each with one
- * documented score.
- *
- * 1. The display is validated and enhanced as a semantic-search query (1–500 characters, a
- *    whole-query abbreviation searched as its expansion: ../semantic/semantic-query.ts); a blank or
- *    over-long display is a 400 naming `display`.
- * 2. Candidates: valid standard ('S') concepts the caller may see (CPT4 only with a validated key,
- *    GPI and MedDRA never), within the resource type's expected domains when given — with vectors,
- *    semantic search's candidates (../semantic/semantic-candidates.ts: the nearest concepts of the
- *    vector index, at most CANDIDATE_K_CAP, plus the first KEYWORD_CANDIDATES keyword-search
- *    results of the display and of its typo-tolerant form); without vectors, those keyword-search
- *    results plus those of each of the display's LEXICAL_WORD_QUERIES longest content words alone
- *    (keyword search needs every word of its query, and there is no vector index to find a concept
- *    that lacks one: "Cesarean delivery only" → "Cesarean delivery").
- * 3. Each candidate's names and synonyms are scored against the display, and the concept keeps its
- *    best text (`matched_text`):
- *
- *      text score = TEXT_WEIGHT  × meaning
- *                 + EXACT_WEIGHT × (1 when the text has exactly the display's words, else 0)
- *      score      = best text score + DOMAIN_WEIGHT × domain preference
- *
- *    meaning = the embedding provider's similarity (0..1); without vectors, the lexical score
- *    (TF-IDF over words and character trigrams, ../semantic/lexical-similarity.ts: typo-tolerant).
- *    The exact test compares E4 words (case, punctuation and accents ignored). Domain preference
- *    = 1 − i/n for the i-th (from 0) of n expected domains, so a concept of the most expected
- *    domain wins a tie; 1 for every concept when no domains are given. The weights are few and
- *    round. The evaluation (`npm run eval:semantic`, map by name) decided two things: blending
- *    the lexical score into the meaning as /search/similar's hybrid does (0.6/0.4) ranked worse
- *    (top-1 0.396 against 0.431 with meaning alone), and the threshold (DISPLAY_MATCH_THRESHOLD).
- * 4. Matches scoring at least DISPLAY_MATCH_THRESHOLD, best first (ties: concept_id). The resource
- *    type filters (spec E7: resource_type is "used … to filter the fallback"): a display that names
- *    a concept of another domain only resolves to nothing. `similarity_score` is the provider's
- *    similarity of the display and `matched_text` (the lexical score when there are no vectors).
- *
- * Bounded like semantic search: one embedding of the display, at most CANDIDATE_K_CAP neighbours and
- * 2 × KEYWORD_CANDIDATES keyword results (without vectors (2 + LEXICAL_WORD_QUERIES) ×
- * KEYWORD_CANDIDATES).
+ * Resolves a display text (E7 rule 3, `semantic_match`): candidates from semantic or keyword search among the
+ * valid standard concepts the caller may see, each scored on its best name or synonym and kept above
+ * DISPLAY_MATCH_THRESHOLD.
  */
 import type { ReleaseView } from '../release-view.js';
-import { contentTokens } from '../search/stop-words.js';
-import { indexText, tokenize } from '../search/text-normalization.js';
+import { contentTokens } from '../../search-model/stop-words.js';
+import { indexText, tokenize } from '../../search-model/text-normalization.js';
 import type { SearchFilters } from '../search/search-filters.js';
 import {
   candidateConcepts,

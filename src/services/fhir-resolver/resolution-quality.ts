@@ -1,26 +1,9 @@
 /**
- * The resolver's `mapping_quality` (E7 `include_quality`): how much a resolution can be trusted
- * without review, as one of high, medium, low or manual_review. The vocabulary publishes no
- * confidence for a single resolution, so the rule is ours (client contract §6 suggests its shape):
- *
- * | resolution                                                        | quality       |
- * |---|---|
- * | `direct` (the code is itself a standard concept)                  | high          |
- * | `mapped` through one `Maps to`, no `Maps to value`                 | high          |
- * | `mapped` one-to-many, or with a `Maps to value` split              | medium        |
- * | administrative, IG relationship `equivalent`                       | high          |
- * | administrative, narrower or broader than the target                | medium        |
- * | administrative, `related-to`, or a map the IG has not published    | low           |
- * | `semantic_match` with similarity ≥ SEMANTIC_MEDIUM_SIMILARITY      | medium        |
- * | other `semantic_match`                                              | low           |
- * | `unmapped` (the concept_id 0 sentinel)                              | manual_review |
- *
- * Then one step down (high → medium → low → manual_review) for each of: the standard concept's
- * domain is not one the resource type expects (`misaligned`), the source concept is no longer
- * valid (invalid_reason U or D), and the concept an IG ConceptMap names is not a valid standard
- * concept of the release.
+ * The resolver's `mapping_quality` (E7 `include_quality`): high, medium, low or manual_review from the kind of
+ * resolution, one step down for each of a misaligned domain, an invalid source and an IG target not valid
+ * standard.
  */
-import type { AdministrativeMapping } from '../fhir/administrative-concept-maps.js';
+import type { AdministrativeMapping } from './administrative-concept-maps.js';
 import type { DomainResourceAlignment, MappingQuality, MappingType } from './resolution.js';
 
 /** A semantic match at least this similar is `medium` (below it, `low`). */

@@ -1,8 +1,7 @@
 /**
- * The shapes of the FHIR-to-OMOP resolver (spec E7 and "Resolution (resolver result)"; client
- * contract §1.6): the coding a caller sends, the options every resolve call shares, and the
- * resolution it gets back. The resolver's modules all speak these types; the HTTP adapter
- * (src/http/rest/fhir-resolver-routes.ts) only validates and serialises them.
+ * The shapes of the FHIR-to-OMOP resolver (E7, "Resolution (resolver result)"): the coding a caller sends, the
+ * options every resolve call shares and the resolution it gets back; the HTTP adapter only validates and
+ * serialises them.
  */
 import type { ConceptBrief } from '../concepts/concept-brief.js';
 

@@ -1,9 +1,6 @@
 /**
- * Resolving many codings at once (POST /v1/fhir/resolve/batch; client contract §1.6): 1 to
- * RESOLVE_BATCH_MAX codings with shared options, one result per coding in input order. A coding
- * that fails (missing input, unknown system, restricted vocabulary, not found) becomes an item with
- * an `error` and no `resolution`; it never fails the batch. `summary.resolved + summary.failed ==
- * summary.total`. The whole batch counts as one call against the quota (Limits table).
+ * POST /v1/fhir/resolve/batch: 1 to RESOLVE_BATCH_MAX codings with shared options, one result per coding in input
+ * order; a coding that fails becomes an item with an `error` and never fails the batch, which counts as one call.
  */
 import { ServiceError } from '../errors.js';
 import { echoInput, resolveCoding, type ResolverContext } from './resolve-coding.js';

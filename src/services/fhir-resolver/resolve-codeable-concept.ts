@@ -1,17 +1,7 @@
 /**
- * Resolving a CodeableConcept (POST /v1/fhir/resolve/codeable-concept; client contract §1.6): every
- * coding is resolved as a single resolve would (1 to CODEABLE_CONCEPT_MAX_CODINGS of them), then
- * the best one is chosen:
- * 1. a coding with `user_selected: true` wins;
- * 2. then a coding found in the vocabulary (direct or mapped) before one matched by its display
- *    (semantic_match), and any real concept before the concept_id 0 sentinel;
- * 3. then by the coding's vocabulary: SNOMED > RxNorm > LOINC > CVX > ICD-10 (ICD10, ICD10CM) >
- *    other (administrative codes count as other);
- * 4. then input order.
- * When no coding resolves to a real concept and `text` is given, the text is resolved as a display
- * (E7 rule 3) and that is the best match. The other resolved codings are `alternatives` (in the
- * same order); the codings that failed are `unresolved` with their error. `best_match` is null when
- * nothing resolves.
+ * POST /v1/fhir/resolve/codeable-concept: resolves every coding as a single resolve would, then picks the best
+ * (user selection, found before display-matched, vocabulary preference, input order), falling back to `text` as a
+ * display.
  */
 import type { ResolverContext } from './resolve-coding.js';
 import { resolveOrError, type CodingResult, type ResolveError } from './resolve-batch.js';

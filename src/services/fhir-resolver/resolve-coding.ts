@@ -1,25 +1,7 @@
 /**
- * Resolving one coding (POST /v1/fhir/resolve, spec E7): a FHIR coding — system and code,
- * vocabulary_id and code, or a display text alone — to the standard concept and the CDM table
- * its record goes to.
- *
- * The order of the attempts:
- * 1. Administrative systems (gender, encounter class, …; rule 5): the IG ConceptMaps table
- *    (./administrative-resolution.ts). A noMap row is the rule 4 sentinel.
- * 2. Structured lookup: the system's vocabulary (../fhir/code-system-uris.ts; the OMOP concept system
- *    takes a concept_id as its code) and the code, normalised per vocabulary (./code-normalization.ts:
- *    NDC hyphens, ICD dots), resolved by ./vocabulary-resolution.ts: a standard concept is `direct`; any other concept is
- *    standardised through its valid `Maps to` rows (rule 2, `mapped`): with several targets the
- *    one of the resource type's most expected domain is the answer and the others are
- *    `alternative_standard_concepts`; a `Maps to value` row gives `value_as_concept`. A concept with
- *    no standard target gets the concept_id 0 sentinel (rule 4), whatever `on_unmapped` says.
- * 3. Display fallback (rule 3), when the structured lookup finds nothing or only `display` is
- *    given: ./display-resolution.ts, within the resource type's expected domains (`semantic_match`).
- * 4. Nothing found: 404 concept_not_found (Errors rule 3), or with `on_unmapped: sentinel` a
- *    resolution whose standard concept is concept 0.
- * The domain of the standard concept decides `target_table` (rule 1, ./cdm-target.ts); the
- * resource type only sets `domain_resource_alignment`. Licence rules apply to every concept read
- * or returned (403 vocabulary_restricted for a restricted source vocabulary).
+ * Resolves one FHIR coding (POST /v1/fhir/resolve, E7) to its standard concept and CDM table by trying in turn the
+ * administrative maps, a structured lookup of the normalised code, and the display fallback, under the licence
+ * rules.
  */
 import { notFound, ServiceError, validationError } from '../errors.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,10 +1,7 @@
 /**
- * Resolution of a concept of the release (spec E7 rules 2 and 4): a standard concept is `direct`;
- * any other is standardised through its valid `Maps to` rows to standard concepts (`mapped`). With
- * several targets, the one whose domain the resource type expects most is the answer and the others
- * are `alternative_standard_concepts`; a `Maps to value` row gives `value_as_concept`. No standard
- * target: the concept_id 0 sentinel. Targets in a vocabulary the caller may not see are never
- * returned; when they are the only ones, the answer is 403 vocabulary_restricted.
+ * Resolution of a concept of the release (E7 rules 2 and 4): a standard concept is `direct`, any other is
+ * standardised through its valid `Maps to` rows (`mapped`), and with no visible standard target it gets the
+ * concept_id 0 sentinel.
  */
 import { briefConcept } from '../concepts/concept-brief.js';
 import { MAPS_TO } from '../mappings/concept-mappings.js';

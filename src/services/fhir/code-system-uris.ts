@@ -1,24 +1,9 @@
 /**
- * FHIR code-system URIs and the OMOP vocabularies they name (fhir-and-omop-notes.md §4). A FHIR
- * Coding names its code system by URI (`http://snomed.info/sct`); OMOP names it by vocabulary_id
- * (`SNOMED`). The resolver turns a system into a vocabulary here, and the FHIR surface turns a
- * vocabulary back into its canonical URI.
- *
- * The canonical URIs are the preferred URIs of the HL7 Terminology (THO) NamingSystems (HL7/UTG
- * input/sourceOfTruth/external/hta/namingSystems), each with its preferred OID and the older or
- * alternative URIs THO keeps for backward compatibility; a few vocabularies THO does not register
- * carry the URI of their national HL7 affiliate's registry (`source` says which). Aliases also
- * cover the non-THO URIs of tx.fhir.org's OMOP provider (`.../sid/icd-9-proc`, `HCPCS-all-codes`).
- * Besides vocabularies, a system may be the OMOP concept system (the code is a concept_id) or one
- * of the administrative code systems the FHIR-to-OMOP IG maps (./administrative-concept-maps.ts).
- *
- * Matching forgives what senders get wrong without meaning another system: surrounding spaces, a
- * trailing slash, http for https and back, a `|version` suffix, case in the scheme and host,
- * SNOMED CT edition URIs, and OIDs as `urn:oid:` or bare. An unknown system gets, for its error,
- * the nearest known canonical URI by edit distance.
+ * FHIR code-system URIs and the OMOP vocabularies they name (canonical URIs from HL7 THO, with OIDs and aliases):
+ * the resolver turns a system into a vocabulary here, forgiving harmless spelling slips, and the FHIR surface
+ * turns it back.
  */
-import { typoDistance } from '../semantic/lexicon/typo-matching.js';
-import { ADMINISTRATIVE_CODE_SYSTEMS } from './administrative-concept-maps.js';
+import { typoDistance } from '../../search-model/semantic/lexicon/typo-matching.js';
 
 /** The OMOP concept system (THO NamingSystem OMOP): the code is an OMOP concept_id. */
 export const OMOP_CONCEPT_SYSTEM = 'https://fhir-terminology.ohdsi.org';
@@ -192,6 +177,37 @@ function register(uri: string, known: KnownSystem): void {
   const key = uriKey(uri)?.key;
   if (key !== undefined && !KNOWN.has(key)) KNOWN.set(key, known);
 }
+
+/** A FHIR code system the administrative maps use: its canonical URI and the other URIs that carry the same codes. */
+export interface AdministrativeCodeSystem {
+  uri: string;
+  name: string;
+  aliases: readonly string[];
+}
+
+export const ADMINISTRATIVE_CODE_SYSTEMS: readonly AdministrativeCodeSystem[] = [
+  { uri: 'http://hl7.org/fhir/administrative-gender', name: 'FHIR AdministrativeGender', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', name: 'HL7 v3 ActCode (encounter class)', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/admit-source', name: 'FHIR Encounter admit source', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/discharge-disposition', name: 'FHIR Encounter discharge disposition', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/condition-clinical', name: 'FHIR Condition clinical status', aliases: [] },
+  { uri: 'http://hl7.org/fhir/allergy-intolerance-category', name: 'FHIR AllergyIntolerance category', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/immunization-origin', name: 'FHIR Immunization origin', aliases: [] },
+  { uri: 'http://terminology.hl7.org/CodeSystem/v3-RouteOfAdministration', name: 'HL7 v3 RouteOfAdministration', aliases: [] },
+  {
+    // CDC Race & Ethnicity (THO NamingSystem CDCREC). v3-Race and v3-Ethnicity carry the same CDC
+    // codes (2106-3 White, 2135-2 Hispanic or Latino); PHRaceAndEthnicityCDC and v2-0005 are the
+    // THO NamingSystem's backward-compatible URIs.
+    uri: 'urn:oid:2.16.840.1.113883.6.238',
+    name: 'CDC Race & Ethnicity',
+    aliases: [
+      'http://terminology.hl7.org/CodeSystem/v3-Race',
+      'http://terminology.hl7.org/CodeSystem/v3-Ethnicity',
+      'http://terminology.hl7.org/CodeSystem/PHRaceAndEthnicityCDC',
+      'http://terminology.hl7.org/CodeSystem/v2-0005',
+    ],
+  },
+];
 
 register(OMOP_CONCEPT_SYSTEM, { canonical: OMOP_CONCEPT_SYSTEM, match: { kind: 'omop-concept-id' } });
 for (const entry of CODE_SYSTEMS) {

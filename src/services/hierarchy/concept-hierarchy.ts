@@ -1,12 +1,7 @@
 /**
- * A concept's place in the hierarchy, from CONCEPT_ANCESTOR (levels of separation, not a walk of
- * CONCEPT_RELATIONSHIP): its ancestors, its descendants (both paged, nearest first, with exact
- * totals), and both together as lists or as a graph whose edges are the direct links
- * (min_levels_of_separation = 1) among the nodes shown.
- *
- * Every row, and every count, obeys the filter of the options and the caller's licence (a CPT4
- * ancestor is neither shown nor counted for a key without CPT4 validation; GPI/MedDRA never). The
- * concept asked about must exist (404 not_found) and be visible (403).
+ * A concept's place in the hierarchy from CONCEPT_ANCESTOR: its ancestors and descendants (paged, nearest first,
+ * exact totals) and both together as lists or as a graph of direct links, every row and count under the filter and
+ * licence.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { LevelTally, HierarchyRow } from '../../store/hierarchy-store.js';

@@ -1,8 +1,6 @@
 /**
- * POST /v1/concepts/hierarchy/batch: 1–HIERARCHY_BATCH_MAX_QUERIES hierarchy queries answered in
- * input order. Each query is one of the single answers (ancestors, descendants, hierarchy) with its
- * own params; a query that fails (unknown concept, licensed vocabulary, bad relationship type)
- * becomes an item with `success: false` and a string `error`, and does not affect the others.
+ * POST /v1/concepts/hierarchy/batch: 1–HIERARCHY_BATCH_MAX_QUERIES hierarchy queries answered in input order, a
+ * query that fails becoming an item with `success: false` and an `error` string without affecting the others.
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';

@@ -1,16 +1,6 @@
 /**
- * The options every hierarchy answer takes (GET /ancestors, /descendants, /hierarchy and each query
- * of POST /concepts/hierarchy/batch), their defaults and limits, and how they become a store filter.
- *
- * `max_levels` is clamped, not refused: values above MAX_LEVELS_CEILING answer as MAX_LEVELS_CEILING
- * (client-compatibility §1.3: "clamped at 20"; `max_levels=50` gives a clamped 200), and the
- * answer's summary says which value was applied.
- *
- * `relationship_types`: CONCEPT_ANCESTOR is the closure of every ancestry-defining relationship of
- * the release (those with defines_ancestry = 1, or whose reverse has it: Is a / Subsumes, and e.g.
- * RxNorm's drug-to-ingredient links). Its levels cannot be split by relationship, so the parameter
- * is checked (each id must be an ancestry-defining relationship of the release, else 400) and
- * echoed in `relationship_types_used`; the rows are the same for every accepted value.
+ * The options every hierarchy answer takes (ancestors, descendants, hierarchy and each batch query), their
+ * defaults and limits, and how they become a store filter.
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';

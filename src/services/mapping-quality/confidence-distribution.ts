@@ -1,10 +1,8 @@
 /**
- * Exact statistics of a confidence distribution given as sparse [value × 10^4, count] pairs
- * (PairQualityAggregate.confidence_counts): mean, population standard deviation, nearest-rank
- * percentiles, histogram, population skewness and excess kurtosis; and the shares and trend slopes
- * the reports print. Pure.
+ * Exact statistics of a confidence distribution given as sparse [value × 10^4, count] pairs (mean, deviation,
+ * percentiles, histogram, skewness, kurtosis) and the shares and trend slopes the reports print; pure.
  */
-import { CONFIDENCE_SCALE, roundConfidence } from './mapping-confidence.js';
+import { CONFIDENCE_SCALE, roundConfidence } from '../../mapping-model/mapping-confidence.js';
 
 const SCALE = CONFIDENCE_SCALE;
 

@@ -1,13 +1,13 @@
 /**
  * GET /v1/mappings/coverage: how much of a source vocabulary maps into a target vocabulary, per
- * source domain, from the load-time coverage tables (./coverage-aggregate.ts says what counts).
+ * source domain, from the load-time coverage tables (src/mapping-model/coverage-aggregate.ts says what counts).
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import { percentage } from './confidence-distribution.js';
-import { UNMAPPED_SAMPLE_LIMIT } from './coverage-aggregate.js';
+import { UNMAPPED_SAMPLE_LIMIT } from '../../mapping-model/coverage-aggregate.js';
 
 export interface CoverageRequest {
   source_vocabulary: string;

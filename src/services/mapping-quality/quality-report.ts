@@ -1,9 +1,6 @@
 /**
- * GET /v1/mappings/quality/{source}/{target} (E10, "Mapping quality result"): formats the pair's
- * load-time aggregate (./quality-aggregate.ts) into the report, kept per open release, pair and flags
- * (only `meta` is made per request). Figures the release cannot support
- * (validation, disputes, mapping sources other than the official one, equivalence other than
- * identical names) are null, each with its reason beside it (`*_reason`) and in `notes`.
+ * GET /v1/mappings/quality/{source}/{target} (E10): formats the pair's load-time aggregate into the report, kept
+ * per open release, pair and flags; figures the release cannot support are null with their reason.
  */
 import type { ReleaseView } from '../release-view.js';
 import { LruCache } from '../../lru-cache.js';
@@ -20,10 +17,9 @@ import {
   roundConfidence,
   WEAK_SIGNAL_DESCRIPTIONS,
   weakSignals,
-  type QualityBand,
-  type WeakSignal,
-} from './mapping-confidence.js';
-import { emptyPairAggregate, HIGH_SIMILARITY, type ConfidenceTally, type MappingExample, type PairQualityAggregate } from './quality-aggregate.js';
+} from '../../mapping-model/mapping-confidence.js';
+import { emptyPairAggregate, HIGH_SIMILARITY } from '../../mapping-model/quality-aggregate.js';
+import type { ConfidenceTally, MappingExample, PairQualityAggregate, QualityBand, WeakSignal } from '../../store/mapping-quality-records.js';
 
 export interface QualityReportOptions {
   include_outliers?: boolean;

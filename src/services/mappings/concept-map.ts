@@ -1,29 +1,7 @@
 /**
- * POST /v1/concepts/map: maps 1–MAP_MAX_SOURCES source concepts (by id or by vocabulary + code) to
- * one target vocabulary (client-compatibility §1.4). What each `mapping_type` selects, from Athena's
- * own tables only (nothing is inferred from names):
- *
- * - `direct` (default): the source's 'Maps to' rows whose target is in the target vocabulary.
- * - `equivalent`: concepts of the target vocabulary with the same meaning as the source: its 'Maps
- *   to' targets there, and every concept of the target vocabulary that 'Maps to' one of the
- *   source's 'Maps to' targets (the shared standard concept, reported as `via_concept_id`, read
- *   through its 'Mapped from' rows). SNOMED 201826 → ICD10CM finds E11.9; ICD10CM E11.9 → ICD9CM
- *   finds 250.00 through 201826.
- * - `broader`: ancestors (CONCEPT_ANCESTOR, the concept itself excluded; an ATC class is
- *   at level 0 above its RxNorm ingredient) in the target vocabulary of the source and
- *   of its 'Maps to' targets, nearest first (RxNorm drug → its ATC classes); relationship_id 'Is a'.
- * - `narrower`: descendants in the target vocabulary, likewise; relationship_id 'Subsumes'.
- *
- * A source already in the target vocabulary maps to itself only through the data: Athena gives
- * every standard concept a 'Maps to' row to itself, so a standard source appears as its own direct
- * and equivalent target; a non-standard one does not (its 'Maps to' rows lead elsewhere).
- *
- * Bounds: at most MAX_TARGETS_PER_SOURCE targets per source, and at most SCAN_LIMIT_PER_SOURCE rows
- * examined per read of a hub ('Mapped from' rows, descendants); a source whose answer may be
- * incomplete is listed in `truncated_sources`. Invalid rows and targets are left out unless
- * `include_invalid`. A source that is unknown, licence-restricted or has no mapping of the type is
- * a `failed_mappings` entry, never a failed request; a target vocabulary the caller may not see is
- * 403 for the whole request.
+ * POST /v1/concepts/map: maps 1–MAP_MAX_SOURCES source concepts to one target vocabulary by `mapping_type`
+ * (direct, equivalent, broader, narrower), from Athena's own tables only, with bounded reads and per-source
+ * failures.
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';

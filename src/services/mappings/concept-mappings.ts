@@ -1,20 +1,13 @@
 /**
- * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP
- * (client-compatibility §1.4). By default the 'Maps to' rows (non-standard → standard, and a
- * standard concept's row to itself, as Athena publishes them); `relationship_ids` names others
- * ('Maps to value', 'Mapped from', …), which are listed in the order given, each ordered by target
- * concept_id. Invalid rows are included unless asked otherwise (the clients' server default); an
- * invalid row is one whose relationship row or target concept carries an invalid_reason.
- *
- * Licence rules: a source the caller may not see is 403 (as its lookup is); a target vocabulary the
- * caller names but may not see is 403; targets in vocabularies the caller may not see are left out
- * and not counted. Athena has no mapping confidence, so none is reported.
+ * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP ('Maps to' by
+ * default), under the licence rules, each with the E10 confidence the quality aggregates counted for it.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';
+import { diceSimilarity, MAPPING_RELATIONSHIP_IDS, mappingConfidence, nameWords } from '../../mapping-model/mapping-confidence.js';
 
 export const MAPS_TO = 'Maps to';
 export const DEFAULT_MAPPING_RELATIONSHIPS: readonly string[] = [MAPS_TO];
@@ -40,6 +33,8 @@ export interface ConceptMappingRecord extends MappingTargetFields {
   valid_start_date: string;
   valid_end_date: string;
   invalid_reason: 'D' | 'U' | null;
+  /** The E10 mapping confidence of the row, 0–1 (see the file header). */
+  confidence: number;
 }
 
 export interface ConceptMappingsRequest {
@@ -79,7 +74,41 @@ export function visibleTargetFilter(view: ReleaseView, targetVocabularyIds: read
   return { targetVocabularyIds, hiddenVocabularyIds: view.hiddenVocabularyIds(), includeInvalid };
 }
 
-function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord {
+/**
+ * At most this many mapping rows of one relationship id are read to count a source's fan-out (no
+ * Athena concept has near this many 'Maps to' rows; beyond it 1/n would change confidence by < 0.0002).
+ */
+const FAN_OUT_READ_LIMIT = 1000;
+
+/** The source's valid 'Maps to' and 'Maps to value' rows whose target is in CONCEPT, as E10 counts them. */
+function validMappingFanOut(store: ReleaseStore, sourceId: number): number {
+  const everyTarget: MappingFilter = { hiddenVocabularyIds: [], includeInvalid: true };
+  let n = 0;
+  for (const relationshipId of MAPPING_RELATIONSHIP_IDS) {
+    for (const row of store.mappings.page(sourceId, relationshipId, everyTarget, 0, FAN_OUT_READ_LIMIT)) if (row.invalid_reason === null) n++;
+  }
+  return n;
+}
+
+/** Computes each row's confidence for one source concept (its name words and fan-out read once). */
+function confidenceOf(store: ReleaseStore, source: ConceptRecord): (row: MappingRow) => number {
+  let sourceWords: Set<string> | undefined;
+  let fanOut: number | undefined;
+  return (row) => {
+    if (row.invalid_reason !== null) return 0;
+    const selfMap = row.target.concept_id === source.concept_id;
+    return mappingConfidence({
+      similarity: selfMap ? 1 : diceSimilarity((sourceWords ??= nameWords(source.concept_name)), nameWords(row.target.concept_name)),
+      relationship_id: row.relationship_id,
+      fan_out: (fanOut ??= validMappingFanOut(store, source.concept_id)),
+      target_standard: row.target.standard_concept,
+      target_invalid: row.target.invalid_reason,
+      same_domain: row.target.domain_id === source.domain_id,
+    });
+  };
+}
+
+function toRecord(source: ConceptRecord, row: MappingRow, confidence: number): ConceptMappingRecord {
   return {
     source_concept_id: source.concept_id,
     source_concept_name: source.concept_name,
@@ -88,6 +117,7 @@ function toRecord(source: ConceptRecord, row: MappingRow): ConceptMappingRecord 
     valid_start_date: row.valid_start_date,
     valid_end_date: row.valid_end_date,
     invalid_reason: row.invalid_reason,
+    confidence,
   };
 }
 
@@ -97,6 +127,7 @@ export function conceptMappings(view: ReleaseView, request: ConceptMappingsReque
   const filter = visibleTargetFilter(view, request.targetVocabularyIds, request.includeInvalid);
   const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
   const counts = relationshipIds.map((relationshipId) => view.store.mappings.count(source.concept_id, relationshipId, filter));
+  const confidence = confidenceOf(view.store, source);
   const mappings: ConceptMappingRecord[] = [];
   let skip = request.offset;
   relationshipIds.forEach((relationshipId, i) => {
@@ -107,7 +138,7 @@ export function conceptMappings(view: ReleaseView, request: ConceptMappingsReque
     }
     const wanted = request.limit - mappings.length;
     if (wanted <= 0) return;
-    for (const row of view.store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row));
+    for (const row of view.store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row, confidence(row)));
     skip = 0;
   });
   return { mappings, source_concept: source, total_mappings: counts.reduce((sum, n) => sum + n, 0) };

@@ -1,18 +1,7 @@
 /**
- * Recommendations (POST /v1/concepts/recommended, the OMOPHub clients' "Phoebe" call), derived
- * from the vocabulary's own structure — Athena has no co-occurrence data to recommend from.
- *
- * For each source concept: a bounded walk (./concept-traversal.ts) of RECOMMENDATION_DEPTH steps
- * over RECOMMENDATION_RELATIONSHIPS (`Maps to`, `Is a`, `Subsumes`; or the caller's
- * relationship_types), which reaches the standard concepts the source maps to, its parents and
- * children, its siblings (`Is a` then `Subsumes`), grandparents and grandchildren, and the parents
- * and children of its mapping targets. The concepts reached are then filtered (standard only unless
- * `standard_only` is false, valid only unless `include_invalid`, `vocabulary_ids`, `domain_ids`)
- * and ranked by relationship_score (./relationship-scoring.ts), then distance, then concept_id.
- * Every source is paged alike (page, page_size): the same slice of each source's list.
- *
- * A source id that is not in the release, or whose vocabulary the caller may not see, gets an
- * empty list and is named in `failed_concepts`; it does not fail the request.
+ * Recommendations (POST /v1/concepts/recommended, "Phoebe") from the vocabulary's own structure: a bounded walk
+ * over `Maps to`, `Is a` and `Subsumes` from each source, filtered and ranked by relationship score, each source
+ * paged alike.
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';

@@ -1,29 +1,6 @@
 /**
- * HOW TRAVERSAL IS BOUNDED. A breadth-first walk over a release's valid relationships from one
- * concept (E6 `traverse`, and the candidates of `related` and of recommendations), level by level:
- * every concept is discovered once, at its shortest distance (a cycle A → B → C → A ends when it
- * comes back to a concept already seen), with the best score among its shortest paths (see
- * ./relationship-scoring.ts). The starting concept is never discovered (Athena's `Maps to` itself
- * row is explored and ignored).
- *
- * Work is bounded four ways, each a named budget, whatever the data (a hub has 100,000
- * relationships; SNOMED's root has 350,000 descendants):
- * - depth: at most `maxDepth` steps (the caller's max_depth, 1 to MAX_TRAVERSAL_DEPTH);
- * - breadth per concept: at most `linksPerConcept` relationships are read from one concept, spread
- *   over its relationship ids (ConceptGraph.outgoingLinks) — limit `links_per_concept`;
- * - visited-concept budget: the walk stops when `maxConcepts` concepts are discovered — limit
- *   `max_concepts`;
- * - time budget: the walk stops expanding once `timeMs` milliseconds have passed — limit
- *   `time_budget` (and a request that walks many times shares REQUEST_WALK_TIME_MS among them).
- * Each limit that cut the walk short is named in `limitsReached` (sent as
- * traversal_stats.limits_reached), so a truncated answer says so.
- *
- * Licence rules: a concept the caller may not see (CPT4 without validation, GPI, MedDRA) is treated
- * as absent — never discovered, never walked through, and its relationships are not counted — and
- * so is a row pointing at no concept (partial releases). Each concept's record is read once, when a
- * link first leads to it; it is what the callers build their answers from.
- * Concepts whose score falls below `minScore` are not discovered and not walked through either
- * (scores only fall along a path, so nothing beyond them could qualify by that path).
+ * A breadth-first walk over a release's valid relationships from one concept, each concept discovered once at its
+ * shortest distance with its best score, bounded by depth, breadth, visited-concept and time budgets it reports.
  */
 import type { ConceptGraph } from '../../store/concept-graph.js';
 import type { ConceptRecord } from '../../store/records.js';

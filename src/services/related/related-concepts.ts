@@ -1,9 +1,6 @@
 /**
- * Related concepts (E6 operation `related`, GET /v1/concepts/{id}/related): the concepts within
- * RELATED_DEPTH relationships of a concept, scored (./relationship-scoring.ts), those scoring at
- * least `minScore`, best first (score, then distance, then concept_id), the first `limit`. The
- * candidates come from one bounded traversal (./concept-traversal.ts), so a hub answers as fast
- * as any concept: its best-scored neighbours among the links the budget lets it read.
+ * Related concepts (E6 `related`, GET /v1/concepts/{id}/related): the best-scored concepts within RELATED_DEPTH
+ * relationships of a concept, from one bounded traversal, so a hub answers as fast as any concept.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';

@@ -1,20 +1,6 @@
 /**
- * POST /v1/concepts/relationships/batch (E6): 1–100 queries answered in input order, each on its
- * own (Errors rule 6): a query whose operation is unknown, whose params are not those of its
- * operation (`include_paths` and `breadth_first` are never accepted; `relationship_ids` and its
- * deprecated alias `relationship_types` never together), whose values are out of range, or whose
- * concept is unknown or licence-restricted is an item with `success: false` and a string `error`
- * (plus `error_code`); the other queries still run. What makes the request itself unreadable (no
- * `queries` array, 0 or more than 100 queries, a query without `query_id` or `concept_id`) is the
- * route's 400.
- *
- * Operations and their defaults (E6):
- * - `relationships`: the concept's relationships as GET /v1/concepts/{id}/relationships gives
- *   them (listConceptRelationships), the first BATCH_RELATIONSHIPS_LIMIT; include_invalid,
- *   standard_only and include_reverse default to false; `total_count` says how many there are.
- * - `related`: ./related-concepts.ts with page_size 50 (1–100) and min_score 0.1 (0–1).
- * - `traverse`: ./traversal-result.ts with max_depth 3 (1–MAX_TRAVERSAL_DEPTH) and min_score 0.
- * The walks of `related` and `traverse` share REQUEST_WALK_TIME_MS over the whole batch.
+ * POST /v1/concepts/relationships/batch (E6): 1–100 queries (`relationships`, `related`, `traverse`) answered in
+ * input order, each on its own: a query that fails is an item with `success: false`, and the others still run.
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError, validationError } from '../errors.js';

@@ -1,29 +1,7 @@
 /**
- * HOW RELATED CONCEPTS ARE SCORED (`relationship_score`, `relationship_distance`; E6 operations
- * `related` and `traverse`, GET /v1/concepts/{id}/related, POST /v1/concepts/recommended).
- *
- * `relationship_distance` is the number of relationships on the shortest path from the starting
- * concept (1 = a direct neighbour). `relationship_score` is in [0, 1]: the product of the weights of
- * the relationships on the path, times DISTANCE_DECAY for every step after the first:
- *
- *     score = w(r1) × w(r2) × … × w(rd) × DISTANCE_DECAY^(d − 1)
- *
- * with the weight of a relationship given by its kind:
- *
- * | kind             | relationships                                                            | weight |
- * |------------------|--------------------------------------------------------------------------|-------:|
- * | mapping          | `Maps to`, `Mapped from`                                                 |   1.0  |
- * | direct hierarchy | `Is a`, `Subsumes`                                                       |   0.9  |
- * | replacement      | `… replaced by`, `… replaces`, `Concept same_as/alt_to/poss_eq/was_a to/from` | 0.8 |
- * | value mapping    | `Maps to value/unit/…`, `Value/Unit/… mapped from`                       |   0.7  |
- * | other hierarchy  | a relationship whose RELATIONSHIP row, or its reverse's, says is_hierarchical or defines_ancestry = 1 (`RxNorm has ing`, `Has tradename`, `ATC - RxNorm`, …) | 0.7 |
- * | attribute        | every other relationship (`Has finding site`, `Has component`, …)       |   0.5  |
- *
- * DISTANCE_DECAY is 0.8. So a direct `Maps to` target scores 1.0, a parent 0.9, a sibling (`Is a`
- * then `Subsumes`) 0.9 × 0.9 × 0.8 = 0.648, a direct attribute 0.5, an attribute of an attribute
- * 0.5 × 0.5 × 0.8 = 0.2. Every weight is at most 1 and the decay below 1, so a step never raises a
- * score: along a path scores strictly fall. A concept reached by several shortest paths keeps the
- * best of their scores and the relationship of that path's last step.
+ * How related concepts are scored: `relationship_score` is the product of the weights of the relationship kinds on
+ * the shortest path, decayed by DISTANCE_DECAY per step after the first; `relationship_distance` is the path's
+ * length.
  */
 import type { RelationshipTypeRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';

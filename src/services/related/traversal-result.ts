@@ -1,8 +1,6 @@
 /**
  * E6 operation `traverse`: the Traversal result of a bounded breadth-first walk from one concept
- * (./concept-traversal.ts). `relationship_paths` is always empty (paths are not offered:
- * `include_paths` is refused); `traversal_stats` counts exactly what the walk did, and
- * `limits_reached` names every budget that cut it short.
+ * (./concept-traversal.ts), whose stats count exactly what the walk did and name every budget that cut it short.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';

@@ -1,8 +1,6 @@
 /**
- * A walk from one concept of a release, as related concepts, traverse, recommendations and the E6
- * batch start it: the concept must exist in the release (404 not_found) and be visible to the
- * caller (403 vocabulary_restricted); the walk (./concept-traversal.ts) reads the release's
- * relationships and concept records and applies the caller's licence rules.
+ * Starts a walk from one concept of a release (for related concepts, traverse, recommendations and the E6 batch):
+ * the concept must exist (404) and be visible (403); the walk applies the caller's licence rules.
  */
 import type { ReleaseView } from '../release-view.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';

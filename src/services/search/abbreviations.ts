@@ -1,9 +1,6 @@
 /**
- * Whole-query abbreviations (matching rule 1, reading note 4). An abbreviation expands only when it
- * is the entire query (case-insensitive, surrounding whitespace ignored); inside a longer query it
- * is searched literally. Each expansion lists the phrasings searched together: the clinical term and,
- * where OMOP's preferred name differs, that name too (COPD's preferred OMOP name is "Chronic
- * obstructive lung disease"; HTN's is "Hypertensive disorder").
+ * Whole-query abbreviations (matching rule 1, reading note 4): an abbreviation expands only when it is the entire
+ * query, into the phrasings searched together (the clinical term and, where it differs, OMOP's preferred name).
  */
 export const WHOLE_QUERY_ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   COPD: ['chronic obstructive pulmonary disease', 'chronic obstructive lung disease'],

@@ -1,10 +1,7 @@
 /**
- * Advanced search (POST /v1/search/advanced; legacy POST /v1/concepts/search/advanced): the keyword
- * search with filters in the body, `standard_concepts_only`, and `relationship_filters` — keep only
- * concepts that have a valid relationship of a type (optionally to one target concept; direction
- * `reverse` means the concept is the relationship's target). Relationship filters are applied while
- * reading the ranked list, over at most RELATIONSHIP_SCAN_LIMIT results; the response says whether
- * the count is complete.
+ * Advanced search (POST /v1/search/advanced): keyword search with body filters, `standard_concepts_only` and
+ * `relationship_filters`, the latter applied while reading the ranked list over at most RELATIONSHIP_SCAN_LIMIT
+ * results.
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';

@@ -7,8 +7,8 @@ import type { ExactLookupRequest, ExactLookups, IndexFilter, SearchHit, SearchSt
 import { asConceptId } from './code-shapes.js';
 import type { ParsedQuery, QueryPhrasing } from './query-parser.js';
 import { conceptPasses } from './search-filters.js';
-import { contentTokens, wordSetKey } from './stop-words.js';
-import { exactKey, exactKeyHash, tokenize, wordSetHash } from './text-normalization.js';
+import { contentTokens, wordSetKey } from '../../search-model/stop-words.js';
+import { exactKey, exactKeyHash, tokenize, wordSetHash } from '../../search-model/text-normalization.js';
 
 /** Exact-tier candidate lists are bounded; further matches still appear in later tiers. */
 const EXACT_LIMIT = 5000;

@@ -1,8 +1,7 @@
 /**
- * Search facets (GET /v1/search/facets; also inside advanced search): counts by vocabulary,
- * domain, concept class and standard flag of the keyword-search results. The counts cover the
- * first FACET_WINDOW results in rank order — all of them whenever there are fewer, which the
- * response says (`complete`).
+ * Search facets (GET /v1/search/facets, also in advanced search): counts by vocabulary, domain, concept class and
+ * standard flag over the first FACET_WINDOW keyword-search results, the response saying whether that covers them
+ * all.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';

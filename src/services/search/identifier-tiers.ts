@@ -1,13 +1,11 @@
 /**
- * E4 ranking rule 1: the concepts whose concept_id or concept_code equals the query — for a bare code
- * shaped like an ICD10CM, SNOMED or LOINC code (or a code of the first listed vocabulary filter) the
- * concept of that vocabulary first, then its valid standard `Maps to` targets, then every other
- * id/code match.
+ * E4 ranking rule 1: the concepts whose concept_id or concept_code equals the query, the authoritative
+ * vocabulary's concept first, then its valid standard `Maps to` targets, then every other id/code match.
  */
 import type { ExactLookups, IndexFilter, SearchHit, SearchStore } from '../../store/search-store.js';
 import { asConceptId, codeShapeVocabulary } from './code-shapes.js';
 import type { ParsedQuery } from './query-parser.js';
-import { IdentifierTier } from './ranking.js';
+import { IdentifierTier } from '../../search-model/ranking.js';
 import { conceptPasses, type SearchFilters } from './search-filters.js';
 
 /** Identifier (rule 1) candidate lists are bounded; further matches still appear in later tiers. */

@@ -1,9 +1,6 @@
 /**
- * Keyword search (E4), the public entry points: one search, or a batch of searches (bulk search)
- * that share their index round trips. The steps of one search are in ./ranked-page.ts (prepare →
- * rank the page → materialise), rule 1 in ./identifier-tiers.ts, the exact tiers in
- * ./exact-tiers.ts, the indexed text tiers in ./tier-streams.ts and ./tier-plan.ts, the order
- * itself in ./ranking.ts. Recent results are kept by ./result-cache.ts.
+ * Keyword search (E4), the public entry points: one search, or a batch of searches (bulk search) that share their
+ * index round trips.
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';

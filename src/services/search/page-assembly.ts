@@ -1,10 +1,8 @@
 /**
- * Paging over the ranked result list without materialising it: the list is a concatenation of
- * ordered sources (identifier matches, exact matches, then one stream per rank group and text tier).
- * A page skips whole sources by their (capped) counts and reads only the source(s) the page falls in,
- * so page n costs about n × page_size index steps and never a sort of all matches.
+ * Paging over the ranked result list without materialising it: the list is a concatenation of ordered sources, and
+ * a page skips whole sources by their (capped) counts and reads only the sources it falls in.
  */
-import { ordOfRank } from './ranking.js';
+import { ordOfRank } from '../../search-model/ranking.js';
 
 export interface RankSource {
   /** Items in the source; when `cap` is given the answer may stop at `cap` (meaning "at least cap"). */

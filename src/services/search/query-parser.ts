@@ -4,8 +4,8 @@
  */
 import { validationError } from '../errors.js';
 import { expandWholeQueryAbbreviation } from './abbreviations.js';
-import { contentTokens, wordSetKey } from './stop-words.js';
-import { exactKey, tokenize } from './text-normalization.js';
+import { contentTokens, wordSetKey } from '../../search-model/stop-words.js';
+import { exactKey, tokenize } from '../../search-model/text-normalization.js';
 
 export const MIN_QUERY_LENGTH = 3;
 export const MAX_QUERY_LENGTH = 500;

@@ -1,8 +1,6 @@
 /**
- * One keyword search from request to records, in three steps that a batch can interleave
- * (./keyword-search.ts): prepareSearch validates and parses, rankPage places the page's ranks
- * (rule 1, the exact tiers, then one ranked stream per rank group and text tier, merged by
- * ./page-assembly.ts), materialise turns the placed ranks into result records.
+ * One keyword search from request to records in three steps a batch can interleave: prepareSearch validates and
+ * parses, rankPage places the page's ranks, materialise turns them into result records.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
@@ -12,7 +10,7 @@ import { identifierTiers } from './identifier-tiers.js';
 import type { ConceptSearchRecord, KeywordSearchRequest, KeywordSearchResult, SortBy } from './keyword-search.js';
 import { assemblePage, countAll, ListSource, MergedSource, type RankSource } from './page-assembly.js';
 import { parseQuery, type ParsedQuery } from './query-parser.js';
-import { bandOfRank, IdentifierTier, identifierScore, INDEXED_TIERS, lastBucketReaching, lengthBucket, nameLength, ordOfRank, rankGroups, TextTier, type RankGroup } from './ranking.js';
+import { bandOfRank, IdentifierTier, identifierScore, INDEXED_TIERS, lastBucketReaching, lengthBucket, nameLength, ordOfRank, rankGroups, TextTier, type RankGroup } from '../../search-model/ranking.js';
 import { compareForSort, matchTypeOf, scoreOf, toRecord, type Placement } from './search-records.js';
 import { bandCanMatch, demotionApplies, describeFilters, indexFilterFor, type SearchFilters } from './search-filters.js';
 import { StreamSource, textBudget, type BandBudget } from './tier-streams.js';

@@ -5,7 +5,7 @@
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
-import { bandIsCore, bandPartition, DEMOTED_CONCEPT_CLASSES, DEMOTION_OFF_DOMAIN, CORE_DOMAINS, Partition } from './ranking.js';
+import { bandIsCore, bandPartition, DEMOTED_CONCEPT_CLASSES, DEMOTION_OFF_DOMAIN, CORE_DOMAINS, Partition } from '../../search-model/ranking.js';
 
 import type { IndexFilter, StandardFlag } from '../../store/search-store.js';
 

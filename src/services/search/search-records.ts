@@ -5,8 +5,8 @@
 import type { ConceptRecord } from '../../store/records.js';
 import type { ConceptSearchRecord, MatchType, SortBy } from './keyword-search.js';
 import type { ParsedQuery } from './query-parser.js';
-import { IdentifierTier, identifierScore, lengthBucket, nameLength, TextTier, textScore, type RankGroup } from './ranking.js';
-import { exactKey } from './text-normalization.js';
+import { IdentifierTier, identifierScore, lengthBucket, nameLength, TextTier, textScore, type RankGroup } from '../../search-model/ranking.js';
+import { exactKey } from '../../search-model/text-normalization.js';
 
 /** Where a concept was placed: a rule-1 identifier tier, or a text tier inside a rank group. */
 export type Placement =

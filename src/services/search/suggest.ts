@@ -1,15 +1,7 @@
 /**
- * Autocomplete (GET /v1/search/suggest, GET /v1/concepts/suggest): the keyword search ranking with
- * the last word also matched as a word prefix (so "diab" and even "di" complete), without counting
- * every match — a page is read with one more item, which tells whether there is a next page.
- *
- * Totals are never invented. Suggestions are served down to SUGGEST_MAX_DEPTH (a page starting
- * deeper is a 400 naming `page`), and `totalItems` is:
- *   - exact when no suggestion follows this page: the suggestions up to its end;
- *   - exact for a page past the end (empty): the matches, counted (fewer than the page's offset);
- *   - otherwise a lower bound (`totalIsExact` false): the suggestions up to this page plus the one
- *     that proves a next page exists — so total_pages is this page + 1 and has_next is true — or,
- *     on the last page of the served depth, the SUGGEST_MAX_DEPTH served suggestions.
+ * Autocomplete (GET /v1/search/suggest): keyword search with the last word also matched as a prefix, reading one
+ * item beyond the page instead of counting every match, so totals are exact or explicitly lower bounds, never
+ * invented.
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';

@@ -5,7 +5,7 @@
 import type { SearchHit, SearchStore, TextStream, TextStreamQuery } from '../../store/search-store.js';
 import type { RankSource } from './page-assembly.js';
 import type { ParsedQuery } from './query-parser.js';
-import { bandOfRank } from './ranking.js';
+import { bandOfRank } from '../../search-model/ranking.js';
 
 /**
  * What is left to find in each band: its textual matches (the union of every tier, counted for the

@@ -1,8 +1,7 @@
 /**
- * GET /v1/vocabularies/{vocabulary_id}/concepts: a vocabulary's concepts, browsed by code, name or
- * id, or — with `search` — keyword search (E4 ranking) restricted to that vocabulary. With
- * includeRelationships each concept carries the parents/children of GET /v1/concepts/{id}, read in
- * one batch (up to 100 of each per concept), so such pages are at most RELATIONSHIPS_MAX_PAGE_SIZE long.
+ * GET /v1/vocabularies/{vocabulary_id}/concepts: a vocabulary's concepts browsed by code, name or id, or with
+ * `search` the E4 keyword search restricted to that vocabulary, optionally with each concept's parents and
+ * children.
  */
 import type { ReleaseView } from '../release-view.js';
 import { relativesOf, type ConceptDetail } from '../concepts/concept-lookup.js';

@@ -1,19 +1,9 @@
 /**
- * The plain lexical similarity: TF-IDF over words plus character trigrams, 0..1, typo-tolerant. It
- * knows spelling, not meaning — "diabetis melitus" finds "diabetes mellitus", but "heart attack"
- * does not find "myocardial infarction". It is the `lexical` algorithm of `POST /v1/search/similar`,
- * the lexical half of `hybrid`, and the baseline column of the semantic evaluation.
- *
- * A text has two parts, each scaled to unit length: its words weighted by IDF (from the release's
- * lexicon, or UNIFORM_IDF when there is none), and the character trigrams of each word (padded
- * with spaces), each word's trigrams together weighing its IDF. The score is
- * WORD_SHARE · cosine(words) + (1 − WORD_SHARE) · cosine(trigrams), where in the word cosine a
- * query word the release does not know may match a candidate word a typo away
- * (./lexicon/typo-matching.ts). To get IDF from plain texts, feed them to a ReleaseLexiconBuilder
- * (./lexicon/build-release-lexicon.ts) and finish it with `{ glove: null }`.
+ * The plain lexical similarity (the `lexical` algorithm of /v1/search/similar and the evaluation's baseline): a
+ * weighted sum of the IDF-weighted word cosine (typo-tolerant) and the character-trigram cosine, 0..1.
  */
 
-import { tokenize } from '../search/text-normalization.js';
+import { tokenize } from '../../search-model/text-normalization.js';
 import {
   addFeature,
   addWordTrigrams,
@@ -22,8 +12,8 @@ import {
   type IdfSource,
   type SparseFeatures,
   type WordWeights,
-} from './lexicon/sparse-features.js';
-import { typoTolerantWordDot } from './lexicon/typo-matching.js';
+} from '../../search-model/semantic/lexicon/sparse-features.js';
+import { typoTolerantWordDot } from '../../search-model/semantic/lexicon/typo-matching.js';
 
 /** Share of the word cosine in the score (the rest is the trigram cosine). */
 export const WORD_SHARE = 0.5;

@@ -1,9 +1,6 @@
 /**
- * Bulk semantic search (POST /v1/search/semantic-bulk; client contract §1.2): 1–SEMANTIC_BULK_MAX_SEARCHES
- * searches, each with its own fields on top of `defaults`, run one after the other. Each search
- * succeeds or fails alone: a bad query, a threshold or page size out of range, or a restricted
- * vocabulary fails that search (status `failed`, `error`, `error_code`) and the others complete.
- * The whole request is one call for rate limiting and quota.
+ * Bulk semantic search (POST /v1/search/semantic-bulk): 1–SEMANTIC_BULK_MAX_SEARCHES searches, each with its
+ * fields on top of `defaults`, run one after the other, each succeeding or failing alone; the request is one call.
  */
 import { ServiceError, validationError } from '../errors.js';
 import { listField } from '../list-field.js';

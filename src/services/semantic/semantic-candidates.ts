@@ -1,21 +1,7 @@
 /**
- * WHERE MEANING-BASED SEARCH FINDS AND SCORES ITS CANDIDATES (shared by semantic search, semantic
- * bulk, similar concepts and the resolver's text fallback).
- *
- * 1. Candidates = the nearest concepts of the release's vector index to the query's vector (valid
- *    standard and classification concepts, one mean vector of name and synonyms each; `k` starts at CANDIDATE_K_START
- *    and grows ×4 while the filters leave fewer concepts than the caller needs, up to
- *    CANDIDATE_K_CAP) ∪ the first KEYWORD_CANDIDATES results of keyword search (E4) for the same
- *    text and filters, so that a selective filter (a small vocabulary, a rare class) still finds
- *    the concepts the nearest-neighbour list would have had to be very long to reach.
- * 2. Every candidate concept passes the filters and the licence rules (the release view: CPT4 only for
- *    validated keys, GPI and MedDRA never); a named hidden vocabulary is a 403 as in keyword search.
- * 3. Each candidate is scored against each of its texts (its indexed entries; a concept outside the
- *    index, e.g. an invalid one when include_invalid is set, against its name and synonyms) by a
- *    text scorer — the provider's exact similarity() (cosine of embed() vectors when it has none),
- *    or the lexical scorer — and keeps its best text as `matched_text`.
- *
- * Pure TypeScript over ReleaseStore + SemanticIndex + EmbeddingProvider: no SQL, no HTTP.
+ * Where meaning-based search finds and scores its candidates: the nearest concepts of the vector index plus the
+ * first keyword results, filtered and licence-checked, each scored on its best text by the provider or the lexical
+ * scorer.
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
@@ -24,7 +10,7 @@ import { conceptPasses, indexFilterFor, type SearchFilters, type StandardFlag } 
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
-import { cosine, type EmbeddingProvider } from './embedding-provider.js';
+import { cosine, type EmbeddingProvider } from '../../search-model/semantic/embedding-provider.js';
 
 /** Nearest concepts read first. */
 export const CANDIDATE_K_START = 200;

@@ -1,17 +1,6 @@
 /**
- * The vectors a server searches per release, and the provider that embeds its queries.
- *
- * A server embeds queries with one provider choice (the built-in default, or `serve
- * --embedding-model DIR`). A release's vectors are usable only if the same provider built them
- * (same id and dimension): otherwise its queries and its vectors would not be comparable, and the
- * release answers 503 semantic_unavailable saying what to run — the refusal to mix vectors. With
- * the default provider the query side also needs the release's own lexicon, stored with its
- * vectors (the provider state).
- *
- * Indexes open lazily (first semantic request on a release), are cached per build and embedding
- * set, and follow `omopterm embed` while serving: a build's current.json is re-read at most every
- * `recheckIntervalMs`, a newer set is opened and the old one closed a little later (requests
- * running on it finish first), as are the indexes of builds the release registry retires.
+ * The vectors a server searches per release and the provider that embeds its queries: a release's vectors open
+ * lazily, only if the server's provider built them, and follow `omopterm embed` while serving.
  */
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -19,11 +8,11 @@ import type { ReleaseBuild } from '../../store/data-dir.js';
 import type { OpenRelease } from '../../store/release-registry.js';
 import { publishedEmbeddingFiles, readCurrentEmbedding, type CurrentEmbedding, type EmbeddingFiles } from '../../store/semantic-dir.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
-import { LEXICON_PROVIDER_ID, type EmbeddingProvider, type EmbeddingProviderChoice } from './embedding-provider.js';
-import { decodeLexicon } from './lexicon/lexicon-codec.js';
-import { createLexiconProvider, LEXICON_DIMENSION } from './lexicon/lexicon-provider.js';
-import type { IdfSource } from './lexicon/sparse-features.js';
-import { loadLocalModelProvider, LOCAL_MODEL_PROVIDER_PREFIX } from './local-model-provider.js';
+import { LEXICON_PROVIDER_ID, type EmbeddingProvider, type EmbeddingProviderChoice } from '../../search-model/semantic/embedding-provider.js';
+import { decodeLexicon } from '../../search-model/semantic/lexicon/lexicon-codec.js';
+import { createLexiconProvider, LEXICON_DIMENSION } from '../../search-model/semantic/lexicon/lexicon-provider.js';
+import type { IdfSource } from '../../search-model/semantic/lexicon/sparse-features.js';
+import { loadLocalModelProvider, LOCAL_MODEL_PROVIDER_PREFIX } from '../../search-model/semantic/local-model-provider.js';
 
 export type SemanticIndexLookup =
   | {

@@ -1,10 +1,6 @@
 /**
- * The query of a meaning-based search: its length rule (1–SEMANTIC_QUERY_MAX_LENGTH characters
- * after trimming; client contract §1.2) and its enhancement. The only enhancement is keyword
- * search's whole-query abbreviation expansion (../search/abbreviations.ts): "MI" is searched as
- * "myocardial infarction", since a two-letter text has no meaning a vector could carry. No
- * misspelling correction is made (the scorers are typo-tolerant instead), so
- * `misspellings_corrected` is always empty.
+ * The query of a meaning-based search: its length rule (1–SEMANTIC_QUERY_MAX_LENGTH characters after trimming) and
+ * its only enhancement, the whole-query abbreviation expansion of keyword search.
  */
 import { validationError } from '../errors.js';
 import { expandWholeQueryAbbreviation } from '../search/abbreviations.js';

@@ -1,12 +1,6 @@
 /**
- * Semantic search (GET /v1/search/semantic and its alias /v1/concepts/semantic-search; client
- * contract §1.2 and §6): the candidates of ./semantic-candidates.ts scored by meaning, those at or
- * above `threshold` (default 0.5; the docs' guidance: 0.7 strict, 0.5 default, 0.3 exploratory)
- * best first, one page of them.
- *
- * The total is a lower bound (as the hosted service documents): it counts the candidates above the
- * threshold, and the candidates are gathered for the requested page plus one, so `has_next` is
- * true exactly when another result is known to follow this page.
+ * Semantic search (GET /v1/search/semantic): the candidates of ./semantic-candidates.ts scored by meaning, those
+ * at or above `threshold` best first, one page, with a lower-bound total and an exact `has_next`.
  */
 import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 import type { SearchFilters } from '../search/search-filters.js';

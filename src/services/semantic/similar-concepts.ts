@@ -1,16 +1,6 @@
 /**
- * Similar concepts (POST /v1/search/similar; client contract §1.2 and §6): concepts like a given
- * concept (`concept_id`: its name is the query and the concept itself is never returned), a
- * `concept_name` or a free-text `query` — exactly one of the three.
- *
- * Candidates are those of ./semantic-candidates.ts plus, for the lexical and hybrid algorithms, the
- * keyword results of the query with each long word cut to its first letters (typo tolerance). Each
- * candidate's texts are scored by the chosen algorithm and the best text is `matched_text`:
- * - `semantic`: the embedding provider's similarity (meaning);
- * - `lexical`: TF-IDF cosine over words and character trigrams (./lexical-similarity.ts), which
- *   tolerates typos ("word + character similarity");
- * - `hybrid` (default): HYBRID_SEMANTIC_WEIGHT × semantic + HYBRID_LEXICAL_WEIGHT × lexical.
- * Results at or above `similarity_threshold` (default 0.7), best first, at most `page_size`.
+ * Similar concepts (POST /v1/search/similar): concepts like a given concept, name or query, scored by the
+ * `semantic`, `lexical` or `hybrid` (default) algorithm on their best text, at or above `similarity_threshold`.
  */
 import { notFound, validationError } from '../errors.js';
 import type { SearchFilters } from '../search/search-filters.js';

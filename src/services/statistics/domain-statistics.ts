@@ -1,14 +1,11 @@
 /**
- * E2 domain statistics: concept counts of one domain from the load-time concept summary (a few
- * thousand rows held in memory), over the vocabularies the caller may see, so the totals equal the
- * sum of the breakdown. A domain the release knows (its DOMAIN table, the domains the specification
- * names, or a domain its concepts use) without concepts answers zeros and says so in `notes`; any
- * other domain id is 404 not_found.
+ * E2 domain statistics: the concept counts of one domain from the in-memory load-time concept summary, over the
+ * vocabularies the caller may see, so the totals equal the sum of the breakdown.
  */
 import type { ReleaseView } from '../release-view.js';
 import { findDomain } from '../domains/domain-catalog.js';
 import { notFound } from '../errors.js';
-import { byCountThenKey, tally, tallyBy, visibleSummary } from '../vocabularies/concept-tallies.js';
+import { byCountThenKey, tally, tallyBy, visibleSummary } from '../concept-tallies.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 
 export interface DomainStatistics {

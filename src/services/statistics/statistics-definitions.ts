@@ -1,11 +1,6 @@
 /**
- * WHAT THE STATISTICS FIGURES MEAN. Written once here; served in the responses
- * (`quality_metrics.definitions`), the OpenAPI descriptions and the README. The loader computes them
- * (src/importer/statistics-accumulator.ts); the tests recompute them from the fixture files.
- *
- * Percentages are numbers from 0 to 100 and scores are fractions from 0 to 1, both rounded to 2
- * (percentages) or 4 (scores) decimals; concept_growth_rate is a percentage change and can be
- * negative or above 100.
+ * What the statistics figures mean, written once here and served in the responses (`quality_metrics.definitions`),
+ * the OpenAPI descriptions and the README.
  */
 export const STATISTICS_DEFINITIONS = {
   hierarchy:
@@ -20,8 +15,10 @@ export const STATISTICS_DEFINITIONS = {
     'mapping_count = such rows into the target vocabulary; coverage_percentage = concepts of the vocabulary mapped into the target ' +
     'vocabulary / all concepts of the vocabulary × 100.',
   languages:
-    'From CONCEPT_SYNONYM.language_concept_id (concept names themselves carry no language). supported_languages = names of the ' +
-    'language concepts of the vocabulary\'s synonyms; primary_language = the language with the most synonyms; multilingual_concepts = ' +
+    'From CONCEPT_SYNONYM.language_concept_id (concept names carry no language_concept_id). supported_languages = names of the ' +
+    'language concepts of the vocabulary\'s synonyms; primary_language = the language with the most synonyms (ties: the lower ' +
+    'language_concept_id), and when no synonym of the vocabulary carries a language, the language of its concept names: English ' +
+    '(concept 4180186, named as in the release), as Athena publishes every concept_name in English; multilingual_concepts = ' +
     'concepts with synonyms in two or more languages.',
   orphaned_concepts:
     'Concepts with no valid CONCEPT_RELATIONSHIP row as concept_id_1 (Athena stores every relationship in both directions) and no ' +

@@ -1,18 +1,11 @@
 /**
- * E5 vocabulary statistics. Concept, domain and class figures come from the concept summary
- * (MetadataStore.conceptSummary); hierarchy, relationship, mapping, language, quality and per-year
- * figures from the load-time statistics tables (StatisticsStore): a request is a few small reads.
- * The release trend and concept_growth_rate read the same summaries of the other loaded releases.
- *
- * Always present: concept_statistics, concept_class_statistics, relationship_statistics,
- * language_statistics, quality_metrics, notes. With their flags only: hierarchy_statistics
- * (include_hierarchy_stats), domain_statistics (include_domain_breakdown), mapping_statistics
- * (include_mapping_stats), trend_data and release_trend (include_trend_data).
- * Definitions of every figure: ./statistics-definitions.ts.
+ * E5 vocabulary statistics, from the concept summary and the load-time statistics tables so a request is a few
+ * small reads; the trend reads the same summaries of the other loaded releases (figures defined in
+ * ./statistics-definitions.ts).
  */
 import type { ReleaseView } from '../release-view.js';
 import { domainCatalog } from '../domains/domain-catalog.js';
-import { byCountThenKey, tally, tallyBy } from '../vocabularies/concept-tallies.js';
+import { byCountThenKey, tally, tallyBy } from '../concept-tallies.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { VocabularyTallies } from '../../store/statistics-store.js';
@@ -42,6 +35,10 @@ interface ReleaseCounts {
   invalid_concepts: number;
   change_from_previous: number | null;
 }
+
+/** Athena's language concept of English (concept names are English); its name when the release lacks the concept. */
+const ENGLISH_LANGUAGE_CONCEPT_ID = 4180186;
+const ENGLISH_LANGUAGE_NAME = 'English language';
 
 const EMPTY_TALLIES: VocabularyTallies = {
   concept_count: 0,
@@ -111,7 +108,15 @@ export function vocabularyStatistics(
   if (unnamedLanguages.length) {
     notes.push(`Language concepts ${unnamedLanguages.join(', ')} are not in this release's CONCEPT table: they are listed by id.`);
   }
-  if (languages.length === 0) notes.push(`No synonym of ${vocabularyId} carries a language: supported_languages is empty and primary_language null.`);
+  // primary_language is a string for every vocabulary: the language with the most synonyms (ties: the
+  // lower language_concept_id); with no synonym language, the language of the concept names, which
+  // Athena publishes in English for every vocabulary (translations are CONCEPT_SYNONYM rows).
+  const primaryLanguage = languages.length
+    ? (languageName(languages[0]!.language_concept_id) ?? String(languages[0]!.language_concept_id))
+    : (languageName(ENGLISH_LANGUAGE_CONCEPT_ID) ?? ENGLISH_LANGUAGE_NAME);
+  if (languages.length === 0) {
+    notes.push(`No synonym of ${vocabularyId} carries a language: supported_languages is empty and primary_language is that of the concept names (English).`);
+  }
 
   const data: Record<string, unknown> = {
     vocabulary_id: vocabulary.vocabulary_id,
@@ -193,7 +198,7 @@ export function vocabularyStatistics(
   }
   data.language_statistics = {
     supported_languages: languages.map((l) => languageName(l.language_concept_id) ?? String(l.language_concept_id)),
-    primary_language: languages.length ? (languageName(languages[0]!.language_concept_id) ?? String(languages[0]!.language_concept_id)) : null,
+    primary_language: primaryLanguage,
     multilingual_concepts: tallies.multilingual_concepts,
     concepts_with_synonyms: tallies.synonym_concepts,
     languages: languages.map((l) => ({

@@ -1,11 +1,7 @@
 /**
- * The code systems a release offers, as metadata (client-compatibility.md §2.1: `GET /CodeSystem`,
- * `GET /CodeSystem/{id}`): the unified OMOP system (codes are concept_ids), with the id
- * `omop-v<version>`, and one code system per vocabulary of the release that has a code-system URI,
- * with the vocabulary id as its id (characters a FHIR id cannot hold written as '-'). Counts are the
- * concepts of the concept_summary table; the OMOP system counts only the vocabularies the caller may
- * read, and a vocabulary the caller may not read is left out of the catalog (and refused when asked
- * for by id). Plain results: the FHIR edge writes them as CodeSystem resources.
+ * The code systems a release offers, as metadata for GET /CodeSystem and /CodeSystem/{id}: the unified OMOP system
+ * and one per vocabulary with a code-system URI, counted from the concept summary over the vocabularies the caller
+ * may read.
  */
 import { OMOP_CODE_SYSTEM_ID_PREFIX } from '../../store/release-registry.js';
 import type { ReleaseStore } from '../../store/release-store.js';

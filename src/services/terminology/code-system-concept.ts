@@ -1,26 +1,7 @@
 /**
- * The code systems of the FHIR terminology operations, and how a (system, version, code) names an
- * OMOP concept. A code-system URI (../fhir/code-system-uris.ts matches it) is one of:
- * - the unified OMOP system `https://fhir-terminology.ohdsi.org`, whose codes are concept_ids;
- * - a vocabulary at its canonical (THO) URI, whose codes are concept_codes. THO's ICD-9-CM URI is
- *   shared by diagnoses and procedures, so its codes are looked up in ICD9CM, then ICD9Proc; the
- *   first vocabulary listed is the URI's own (its name, its version);
- * - an administrative code system of the FHIR-to-OMOP IG maps (gender, encounter class, …), a known
- *   system whose codes are not OMOP concept codes (they are translated, see ConceptMap/$translate):
- *   no concept is found for them, and the CodeSystem operations count them as unknown.
- *
- * Every code system has one version per release: the release's vocabulary version date, YYYYMMDD
- * (the caller passes it in; the FHIR edge computes it). A vocabulary's own VOCABULARY.vocabulary_version
- * (e.g. "SNOMEDCT_US 2025-03-01") is accepted as a synonym of it for that vocabulary's system.
- *
- * How a code is matched (`CodeMatch`) is the caller's choice:
- * - `exact`, for the CodeSystem operations: FHIR codes are case-sensitive, so a concept_id only in
- *   its canonical decimal form ("04097430" and "4097430.0" are unknown, as the HL7 OMOP conformance
- *   tests expect) and a concept_code exactly as written in CONCEPT;
- * - `normalised`, for codes sent as data from elsewhere (ConceptMap/$translate and $closure,
- *   ValueSet search): surrounding spaces ignored, and a concept_code tried in the spellings OMOP uses
- *   (../fhir-resolver/code-normalization.ts: NDC hyphens, ICD dots, case). A concept_id is still
- *   read in canonical decimal form only.
+ * The code systems of the FHIR terminology operations and how a (system, version, code) names an OMOP concept: a
+ * concept_id in the OMOP system, a concept_code in a vocabulary's, matched `exact` or `normalised` as the caller
+ * chooses.
  */
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseView } from '../release-view.js';

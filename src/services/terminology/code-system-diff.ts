@@ -1,23 +1,7 @@
 /**
- * CodeSystem/$diff over a whole code system (issue #14): what changed between two loaded releases
- * for every code of a system, as a keyset walk paged by an opaque cursor, with bounded work per page.
- *
- * - Order: a vocabulary's system walks each of its vocabularies in turn (ICD-9-CM: ICD9CM, then
- *   ICD9Proc), concepts in (concept_code, concept_id) order, concept_code ordered as SQLite's BINARY
- *   collation orders it (UTF-8 bytes; JS `<` compares UTF-16 units and differs above U+FFFF);
- *   the OMOP system walks concept_id order (codes from 0), leaving out concepts of vocabularies the
- *   caller may not see (a vocabulary's system the caller may not see is a 403).
- * - Both releases are read from the same position and merged on that key; each key present in
- *   either release is compared with the rules of ./release-diff.ts (conceptChanges), so a page's
- *   changes are exactly the one-code diffs of its codes (a concept_code held by two concepts of one
- *   vocabulary is two keys here).
- * - Bounded: a page reads at most `scanBudget` concepts per release (one index seek per read) and
- *   stops once `count` changes are collected, so a page can hold fewer changes than `count` (even
- *   none) and still have a `next`. A code with more changes than fit is split across pages.
- * - The cursor is base64url JSON: the position (vocabulary index, last code and concept_id, changes
- *   of that code already given), the two releases' build ids, the system, the change types, the
- *   caller's hidden vocabularies and the running count per type. A cursor that does not decode, or
- *   was made for another comparison, is a 400 naming `cursor`.
+ * CodeSystem/$diff over a whole code system: the changes between two loaded releases for every code, by a keyset
+ * walk of both releases merged on (concept_code, concept_id), paged by an opaque cursor with bounded work per
+ * page.
  */
 import type { LicenceRules } from '../../licences/licence-rules.js';
 import type { ReleaseView } from '../release-view.js';

@@ -1,25 +1,6 @@
 /**
- * CodeSystem/$lookup (E13) as domain logic: what the server knows about one code of one code system
- * (./code-system-concept.ts), as plain values the FHIR edge turns into a Parameters resource.
- *
- * Properties follow tx.fhir.org's OMOP provider, the model of the HL7 OMOP conformance tests
- * (omop-lookup-code*.json): the concept's CONCEPT columns (`concept-class-id`, `domain-id`,
- * `vocabulary-id`, `standard-concept` with `NS` for a non-standard concept, `valid-start-date`,
- * `valid-end-date`, `invalid-reason` when set), the concept ids of its class, domain and vocabulary,
- * `source-concept-code` (the concept's code in its own vocabulary's system), `inactive`, and one
- * property per valid CONCEPT_RELATIONSHIP row from the concept, named by the relationship id
- * (`Maps to`, `Is a`, …) with the other concept as a Coding of the OMOP system. A relationship id
- * contributes at most RELATIONSHIP_VALUES_LIMIT values (a standard concept can be `Mapped from`
- * thousands of codes); concepts of vocabularies the caller may not see are left out. Looking a code
- * up in a vocabulary's system adds `concept-id`, since the code there is not the concept_id.
- *
- * `inactive` is false for every OMOP concept, as tx.fhir.org reports it: omop-lookup-code3 expects
- * `inactive` false for a deprecated concept (invalid_reason D) — OMOP keeps deprecated concepts as
- * codes of the release, and their state is in `invalid-reason` and the validity dates.
- *
- * Designations: the concept name (English, preferred for the language), then each synonym with
- * another text. `property` selects properties by code (none: all); relationships are read only
- * when a selected code is not one of the concept's columns.
+ * CodeSystem/$lookup (E13) as domain logic: one code's properties (its CONCEPT columns and one per valid
+ * relationship, as tx.fhir.org's OMOP provider names them) and designations, as plain values the FHIR edge writes.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,17 +1,7 @@
 /**
- * CodeSystem/$validate-code as domain logic: is a code (given alone, as a Coding or inside a
- * CodeableConcept) a code of the named code system in this release, and is its display right?
- * Plain results; the FHIR edge writes the Parameters resource.
- *
- * The outcome follows the HL7 OMOP conformance tests (omop-validate-*.json), whose model is
- * tx.fhir.org: a code-level problem is a result of false with an issue, never an error — an unknown
- * code (issue `code-invalid`, tx-issue-type `invalid-code`), a display that is neither the concept
- * name nor one of its synonyms (`invalid`, `invalid-display`; compared ignoring case and runs of
- * spaces), an unknown system or version (`not-found`, which also names the system in
- * `unknownSystem`). Each issue carries the path of the element it is about, which depends on how the
- * code was given: `code`/`display`/`system`, `Coding.code`…, `CodeableConcept.coding[i].code`….
- * A CodeableConcept is valid when one of its codings is; the issues of the others then become
- * warnings. A concept of a vocabulary the caller may not see is a 403, as everywhere.
+ * CodeSystem/$validate-code as domain logic: whether a code, Coding or CodeableConcept is a code of the named
+ * system in this release with a right display, a code-level problem being result false with an issue, never an
+ * error.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
@@ -23,7 +13,16 @@ export interface CodingInput {
   version?: string;
   code?: string;
   display?: string;
+  /** The request's `displayLanguage` (a BCP-47 code), named in a wrong-display message. */
+  displayLanguage?: string;
 }
+
+/**
+ * What a wrong-display message names as its language(s) when the request gave none: '--', as
+ * tx.fhir.org writes it and the HL7 OMOP conformance fixtures (omop-validate-bad-display-*.json)
+ * expect it word for word.
+ */
+const NO_DISPLAY_LANGUAGE = '--';
 
 export type ValidationIssueType = 'code-invalid' | 'invalid' | 'not-found';
 
@@ -71,7 +70,15 @@ export function codeableConceptPaths(index: number): CodingPaths {
 
 const normalisedDisplay = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
-function displayIssue(store: ReleaseStore, concept: ConceptRecord, system: string, code: string, display: string, path: string): ValidationIssue | undefined {
+function displayIssue(
+  store: ReleaseStore,
+  concept: ConceptRecord,
+  system: string,
+  code: string,
+  display: string,
+  displayLanguage: string | undefined,
+  path: string,
+): ValidationIssue | undefined {
   const valid = [concept.concept_name, ...store.concepts.synonyms(concept.concept_id).map((s) => s.concept_synonym_name)];
   const wanted = normalisedDisplay(display);
   if (valid.some((v) => normalisedDisplay(v) === wanted)) return undefined;
@@ -82,7 +89,7 @@ function displayIssue(store: ReleaseStore, concept: ConceptRecord, system: strin
     type: 'invalid',
     txIssueType: 'invalid-display',
     messageId: 'Display_Name_for__should_be_one_of__instead_of',
-    text: `Wrong Display Name '${display}' for ${system}#${code}. ${validText} (for the language(s) '--')`,
+    text: `Wrong Display Name '${display}' for ${system}#${code}. ${validText} (for the language(s) '${displayLanguage ?? NO_DISPLAY_LANGUAGE}')`,
     path,
   };
 }
@@ -135,7 +142,7 @@ export function validateCoding(
   }
   view.assertVisible(concept.vocabulary_id);
   const code = codeOfConcept(codeSystem, concept);
-  const issue = coding.display === undefined ? undefined : displayIssue(view.store, concept, codeSystem.canonical, code, coding.display, paths.display);
+  const issue = coding.display === undefined ? undefined : displayIssue(view.store, concept, codeSystem.canonical, code, coding.display, coding.displayLanguage, paths.display);
   return { result: !issue, system: codeSystem.canonical, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
 }
 

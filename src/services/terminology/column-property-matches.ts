@@ -1,22 +1,12 @@
 /**
- * The candidates of CodeSystem/$find-matches when only CONCEPT columns are asked for
- * (`concept-class-id`, `domain-id`, `vocabulary-id`, `standard-concept`): read from the search
- * index's filter tags (SearchStore.tagMatches), best known concepts first (the static search rank:
- * standard before classification before non-standard, valid before invalid, then the order keyword
- * search uses). Bounded at any size: one tag read per band, stopped at `limit`.
- *
- * - exact: the concepts with every property (a column asked twice with two values has none);
- * - not exact: the concepts with at least one, most properties first.
- * Which combinations of properties occur, and in which search bands, is read from the load-time
- * concept summary (a few thousand rows): each level (number of properties held) is one tag query, an
- * OR of its combinations, each NOT the other values of the columns it lacks (so the levels never
- * repeat a concept), and it reads only the bands that hold its concepts, each up to their number.
+ * The candidates of CodeSystem/$find-matches when only CONCEPT columns are asked for, read from the search index's
+ * filter tags in static search rank, one tag query per level of properties held, bounded at `limit`.
  */
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { IndexFilter, StandardFlag, TagAlternative, TagSet } from '../../store/search-store.js';
 import type { ReleaseView } from '../release-view.js';
-import { bandOf, partitionOf } from '../search/ranking.js';
+import { bandOf, partitionOf } from '../../search-model/ranking.js';
 import type { ConceptCodeSystem } from './code-system-concept.js';
 
 export type ColumnProperty = 'concept-class-id' | 'domain-id' | 'vocabulary-id' | 'standard-concept';

@@ -1,26 +1,6 @@
 /**
- * CodeSystem/$find-matches as domain logic: the concepts of a code system (./code-system-concept.ts)
- * whose properties equal the given ones, with property codes as $lookup names them
- * (./code-system-lookup.ts).
- *
- * Properties matched: the CONCEPT columns `concept-class-id`, `domain-id`, `vocabulary-id` and
- * `standard-concept` (`S`, `C`, or `NS` for a non-standard concept), and relationship properties
- * named by a relationship id (`Is a`, `Maps to`, …) whose value is a concept: a concept_id of the OMOP
- * system, or a Coding in any known system. A concept matches a relationship property when it has a
- * valid CONCEPT_RELATIONSHIP row with that id to that concept.
- *
- * Bounded, indexed reads only. Where the candidates come from:
- * - with a relationship property: the concepts with an inbound row of its concept (index on
- *   concept_id_2), at most CANDIDATE_ROWS_LIMIT rows per relationship property; column properties
- *   are checked on them; ties broken by concept_id;
- * - with column properties alone: the search index's filter tags (./column-property-matches.ts), best
- *   known concepts first (static search rank).
- * At most MAX_PROPERTIES properties are named. Concepts of vocabularies the caller may not see are
- * never candidates, and for a vocabulary's system only that system's vocabularies are.
- *
- * `exact` true: a match has every property. `exact` false: a match has at least one, ranked by the
- * number of properties it has (most first); the properties it lacks are listed as `unmatched`.
- * Either way at most MATCH_LIMIT matches are returned.
+ * CodeSystem/$find-matches as domain logic: the concepts of a code system whose column and relationship properties
+ * equal the given ones, exact or ranked by properties held, from bounded indexed reads only.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,12 +1,6 @@
 /**
- * Implicit ValueSet URLs (spec E12; fhir-and-omop-notes.md §3.1): a code system's URI followed by
- * `?fhir_vs` (every concept of the code system) or `?fhir_vs=isa/{code}` (the concept and all it
- * subsumes). Other `fhir_vs` forms (SNOMED's `refset`, `ecl`) are not recognised.
- *
- * Clients in front of HAPI and EHRbase percent-encode the `url` search value twice (E12: "a `url`
- * encoded twice is decoded automatically; single encoding also works"): after the query string's
- * own decoding the value may still be percent-encoded once (`http%3A%2F%2Fsnomed.info%2Fsct%3Ffhir_vs`).
- * A value that does not read as an implicit URL is therefore decoded once more and read again.
+ * Implicit ValueSet URLs (E12): a code system's URI followed by `?fhir_vs` or `?fhir_vs=isa/{code}`, read again
+ * after one more percent-decoding when needed, since clients in front of HAPI and EHRbase encode the `url` twice.
  */
 
 export type ImplicitValueSetUrl =

@@ -1,13 +1,6 @@
 /**
- * CodeSystem/$diff as domain logic: what changed for one code between two loaded releases (the walk
- * over a whole code system is ./code-system-diff.ts, with the same per-concept rules). The
- * concept is read in each release (./code-system-concept.ts: a concept_id in the OMOP system, a
- * concept_code in a vocabulary's system) and compared:
- * - added: absent in the earlier release, present in the later one;
- * - deprecated: valid (invalid_reason empty) before and invalid (D or U) or absent after;
- * - reinstated: invalid before and valid after;
- * - renamed: concept_name differs; re-domained: domain_id differs;
- * - remapped: the set of valid `Maps to` targets (concept_ids) the caller may see differs.
+ * CodeSystem/$diff as domain logic for one code: the concept is read in each of two loaded releases and compared
+ * as added, deprecated, reinstated, renamed, re-domained or remapped.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,13 +1,6 @@
 /**
- * CodeSystem/$subsumes as domain logic: how two codes of one code system relate in the OMOP
- * hierarchy. The hierarchy is CONCEPT_ANCESTOR (the code system's hierarchyMeaning is `Is a`, closed
- * transitively by OHDSI when the release was built), so each direction is one primary-key lookup
- * (HierarchyStore.isAncestor): A subsumes B when A is an ancestor of B, A is subsumed by B when B is
- * an ancestor of A, the same concept is equivalent, anything else is not-subsumed.
- *
- * FHIR: "if the server is unable to determine the relationship between the codes, then it returns an
- * error" — so an unknown system, version or code is a 404, never `not-subsumed`; a concept of a
- * vocabulary the caller may not see is a 403.
+ * CodeSystem/$subsumes as domain logic: how two codes of one system relate in CONCEPT_ANCESTOR, each direction one
+ * primary-key lookup; an unknown system, version or code is a 404, never `not-subsumed`.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';

@@ -1,19 +1,10 @@
 /**
- * The ConceptMaps ConceptMap/$translate knows, by canonical URL. None is stored: each is a view of
- * the release (fhir-and-omop-notes.md §3.1, §4) or a table of the FHIR-to-OMOP IG:
- *
- *   https://fhir-terminology.ohdsi.org/ConceptMap/to-{n}    OMOP concept → code of the vocabulary whose
- *                                                            VOCABULARY.vocabulary_concept_id is n (44819102 = LOINC)
- *   https://fhir-terminology.ohdsi.org/ConceptMap/from-{n}  code of that vocabulary → its standard OMOP concept(s)
- *   http://hl7.org/fhir/uv/omop/ConceptMap/{id}             an administrative map of the IG (GenderClass, …)
- *
- * tx.fhir.org names the implicit map of its answers `…/ConceptMap/{n}` (no direction, empty version,
- * as the HL7 OMOP test `translate-loinc-implicit` pins in `originMap`); that spelling is read as
- * to-{n} too, so a client can send back what it was given.
+ * The ConceptMaps ConceptMap/$translate knows, by canonical URL: none is stored, each is a view of the release
+ * (to-{n}, from-{n}) or a table of the FHIR-to-OMOP IG.
  */
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { VocabularyRecord } from '../../store/records.js';
-import { administrativeConceptMapIds, ADMINISTRATIVE_MAPPINGS } from '../fhir/administrative-concept-maps.js';
+import { administrativeConceptMapIds, ADMINISTRATIVE_MAPPINGS } from '../fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
 
 export const OMOP_CONCEPT_MAP_BASE = `${OMOP_CONCEPT_SYSTEM}/ConceptMap/`;

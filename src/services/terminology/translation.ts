@@ -1,35 +1,12 @@
 /**
- * ConceptMap/$translate as domain logic (fhir-and-omop-notes.md §3.6, §4): which codes a code
- * translates to, or (reverse) which codes translate to it, through the maps of ./translation-maps.ts.
- * Results are plain TypeScript; src/http/fhir/operations/conceptmap-translate.ts writes them for a FHIR version.
- *
- * Forward, per source coding:
- * - an administrative code (gender, encounter class, …) → the OMOP concepts of the IG maps of its
- *   system (every map of the system, the default map first; a noMap row is a `not-related-to` match
- *   without a concept);
- * - any other code → its OMOP concept (`conceptOfCode`), then
- *   - into the OMOP concept system (the default target) through from-{n}: its valid `Maps to` targets
- *     (a standard concept without a `Maps to` row is its own), each with the `Maps to value` targets
- *     as values (value_as_concept_id);
- *   - into a vocabulary through to-{n}: the concept itself when it belongs to that vocabulary (the
- *     HL7 OMOP test: 37073203 → LOINC LP405117-5), else its valid `Maps to` and `Mapped from`
- *     partners in that vocabulary.
- * Reverse, per named (target) coding: the codes whose `Maps to` reaches the concept (its valid
- * `Mapped from` rows; itself when standard), in the answer system when one is given; for an
- * administrative answer system or IG map, the IG rows whose target is the concept; for a to-{n} map,
- * the concept itself as an OMOP concept id when it belongs to that vocabulary.
- * OMOP records `Maps to` without a degree, and the OMOP convention reads it as equivalence
- * (tx.fhir.org does too, §3.8): every release-derived match is `equivalent`; IG rows keep their own.
- *
- * Licence rules: a named concept the caller may not see is a 403; matches in hidden vocabularies are
- * never listed. Hubs are bounded: at most MAX_MATCHES matches per coding, read within SCAN_BUDGET
- * relationship rows per read, and the message says when more may exist.
+ * ConceptMap/$translate as domain logic: which codes a code translates to, or which translate to it, through the
+ * maps of ./translation-maps.ts, with bounded reads of hubs and the licence rules.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { MappingFilter } from '../../store/mapping-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { ADMINISTRATIVE_MAPPINGS, administrativeMappings, type ConceptMapRelationship } from '../fhir/administrative-concept-maps.js';
+import { ADMINISTRATIVE_MAPPINGS, administrativeMappings, type ConceptMapRelationship } from '../fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
 import { MAPS_TO, MAPS_TO_VALUE } from '../fhir-resolver/vocabulary-resolution.js';
 import { assertSystemVisible, conceptOfCode, type TerminologySystem } from './code-system-concept.js';

@@ -1,21 +1,7 @@
 /**
- * What a ValueSet is made of, for $expand and ValueSet/$validate-code: a list of include rules
- * and exclude rules, each a code system plus conditions a concept must meet. Three ways in:
- * - an implicit URL (./implicit-value-set-url.ts): `{system}?fhir_vs` (every concept of the code
- *   system) or `{system}?fhir_vs=isa/{code}` (the concept and its descendants, CONCEPT_ANCESTOR);
- * - an OMOP domain ValueSet `https://fhir-terminology.ohdsi.org/ValueSet/{domain_id}`: the valid
- *   standard concepts of the domain (as tx.fhir.org defines it);
- * - a ValueSet resource sent inline (`valueSet`, or a `tx-resource` whose url is asked for), read
- *   from compose.include/exclude: `system`, an explicit `concept` list and `filter`s with op `=`,
- *   `is-a`, `descendent-of`, `in` or `regex` on the properties `concept` (the code), `domain-id`,
- *   `vocabulary-id`, `concept-class-id` and `standard-concept` (also without the `-id`, as the HL7
- *   OMOP tests write `domain`). Anything else is a 400 naming the element.
- *
- * Each rule can always answer "is this concept a member" with no more than primary-key reads
- * (`accepts`), and names one source that lists candidates in a stable order with an exact count
- * (`source`: the hierarchy store's counted, paged descendants; a domain's concepts; a vocabulary's
- * concepts; or the explicit list). When the source is the whole rule (`exact`), a page of the
- * expansion is one paged read.
+ * What a ValueSet is made of for $expand and $validate-code: include and exclude rules (from an implicit URL, an
+ * OMOP domain ValueSet or an inline compose), each accepting a concept by primary-key reads and naming a counted
+ * source.
  */
 import type { ConceptRecord } from '../../store/records.js';
 import type { HierarchyFilter } from '../../store/hierarchy-store.js';

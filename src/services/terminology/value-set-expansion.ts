@@ -1,21 +1,6 @@
 /**
- * ValueSet/$expand and ValueSet membership as domain logic, over a definition
- * (./value-set-compose.ts). Plain results; the FHIR edge writes the ValueSet resource.
- *
- * How a page is found (stable order, exact `total`):
- * - one rule whose source is the whole rule (an implicit `?fhir_vs`/`isa` URL, an OMOP domain
- *   ValueSet, a compose with one is-a filter …) and no text filter: the page is one paged read of
- *   the source and the total its exact count (hierarchy store tallies, domain segment sizes,
- *   vocabulary counts) — no member beyond the page is read;
- * - otherwise the members are collected: every rule's candidates are read in batches and kept when
- *   the rule and no exclude accepts them, in rule order without duplicates; reading more than
- *   MAX_CANDIDATE_SCAN candidates or keeping more than MAX_COLLECTED_MEMBERS is 422 too-costly;
- * - a text `filter` searches within the set: the keyword search engine (E4 ranking) ranks the
- *   concepts that match the text (within the vocabularies or domain of a single include), and the
- *   first TEXT_FILTER_WINDOW of them are kept when they are members, in ranking order; `total`
- *   counts those.
- * One page holds at most MAX_EXPANSION_PAGE codes: a request whose page would be longer (no
- * `count`, or a larger one) is 422 too-costly, naming the total.
+ * ValueSet/$expand and membership as domain logic over a definition (./value-set-compose.ts): a page is one paged
+ * read when one rule's source is the whole rule, else collected within bounds (422 too-costly beyond them).
  */
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';

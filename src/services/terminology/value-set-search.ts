@@ -1,17 +1,6 @@
 /**
- * ValueSet search by `url` (spec E12): which implicit ValueSet, if any, a URL names in this release.
- * The answer is a list of at most one ValueSet: metadata only, the members come from $expand.
- *
- * A URL names a ValueSet here when all of these hold:
- * - it is an implicit ValueSet URL (./implicit-value-set-url.ts; twice-encoded values decoded);
- * - its system is the OMOP concept system (`https://fhir-terminology.ohdsi.org`, codes are
- *   concept_ids) or the URI of a vocabulary (../fhir/code-system-uris.ts) that this release holds;
- * - for `isa/{code}`, the code names a concept of that system in this release;
- * - the caller may see the vocabulary (and the concept): the licence rules hold on every surface
- *   (reading note 9), and E12 allows no error but 401, so a URL of licensed content the key may
- *   not read finds nothing, exactly like a URL the server does not know.
- * Anything else — another pattern, an unknown or administrative system, an unknown code, no `url`
- * at all — finds nothing (E12: total 0, never an error).
+ * ValueSet search by `url` (E12): the implicit ValueSet a URL names in this release, as at most one metadata
+ * entry; anything else finds nothing (total 0, never an error).
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';

@@ -1,8 +1,6 @@
 /**
- * ValueSet/$validate-code as domain logic: the code is validated as CodeSystem/$validate-code
- * validates it (./code-validation.ts), then checked for membership of the ValueSet
- * (./value-set-expansion.ts memberRule); a known code outside it is result false with a `not-in-vs`
- * issue, in the wording of the HL7 OMOP omop-validate-*-vs-* fixtures.
+ * ValueSet/$validate-code as domain logic: the code is validated as CodeSystem/$validate-code does, then checked
+ * for membership of the ValueSet, a known code outside it being result false with a `not-in-vs` issue.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';

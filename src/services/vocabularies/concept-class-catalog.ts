@@ -1,13 +1,10 @@
 /**
- * The concept-class list (E1: GET /v1/concept-classes; also GET /v1/vocabularies/concept-classes):
- * the release's CONCEPT_CLASS table plus any class its concepts use that the table lacks (named by
- * its id, concept_class_concept_id 0), sorted by concept_class_id (code-point order). A class whose concepts all belong
- * to vocabularies the caller may not see is not listed. With vocabulary ids, only classes holding
- * concepts of those vocabularies are kept, and the statistics count those vocabularies only.
+ * The concept-class list (E1): the release's CONCEPT_CLASS table plus any class its concepts use that the table
+ * lacks, sorted by concept_class_id, without classes the caller may not see.
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds, visibleSummary } from './concept-tallies.js';
+import { compareIds, visibleSummary } from '../concept-tallies.js';
 
 export interface ConceptClassEntry {
   concept_class_id: string;

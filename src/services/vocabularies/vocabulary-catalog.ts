@@ -3,6 +3,7 @@ import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { VocabularyRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
+import { authorityRank } from '../../search-model/vocabulary-authority.js';
 
 export type VocabularySort = 'name' | 'id' | 'priority' | 'updated';
 
@@ -25,20 +26,6 @@ export interface VocabularySummary {
   standard_concept_count?: number;
   classification_concept_count?: number;
   invalid_concept_count?: number;
-}
-
-/**
- * Authority order used wherever vocabularies must be ranked (listing by priority, search
- * tie-breaks): the standard clinical vocabularies first, then the source vocabularies they map from.
- */
-export const VOCABULARY_AUTHORITY: readonly string[] = [
-  'SNOMED', 'RxNorm', 'LOINC', 'RxNorm Extension', 'CVX', 'ICD10CM', 'ICD10', 'ICD10PCS', 'ICD9CM', 'ICD9Proc',
-  'CPT4', 'HCPCS', 'ATC', 'NDC', 'UCUM', 'OMOP Extension', 'OMOP Genomic', 'ICDO3', 'dm+d', 'Read', 'MeSH',
-];
-
-export function authorityRank(vocabularyId: string): number {
-  const i = VOCABULARY_AUTHORITY.indexOf(vocabularyId);
-  return i === -1 ? VOCABULARY_AUTHORITY.length : i;
 }
 
 function summarise(v: VocabularyRecord, includeStats: boolean): VocabularySummary {

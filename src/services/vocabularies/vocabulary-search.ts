@@ -1,19 +1,13 @@
 /**
- * GET /v1/vocabularies/search?query=: vocabularies found by id or name, case-insensitive, ranked by
- * how they match, best first:
- *   1. the id equals the query;
- *   2. the id starts with the query;
- *   3. the name equals the query;
- *   4. every query word starts a word of the name (or of the id);
- *   5. the query occurs anywhere in the id or the name.
- * Ties keep the vocabulary authority order (VOCABULARY_AUTHORITY), then the id. The list searched is
- * the GET /v1/vocabularies list for the same options (licence rules included).
+ * GET /v1/vocabularies/search?query=: vocabularies found by id or name, case-insensitive, ranked by how they match
+ * (id equal, id prefix, name equal, word prefixes, substring), ties in vocabulary authority order.
  */
 import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { compareIds } from './concept-tallies.js';
-import { authorityRank, listVocabularies, type VocabularySummary } from './vocabulary-catalog.js';
+import { compareIds } from '../concept-tallies.js';
+import { authorityRank } from '../../search-model/vocabulary-authority.js';
+import { listVocabularies, type VocabularySummary } from './vocabulary-catalog.js';
 
 export interface VocabularySearchOptions {
   include_stats?: boolean;

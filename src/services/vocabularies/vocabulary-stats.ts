@@ -1,16 +1,12 @@
 /**
- * GET /v1/vocabularies/{id}/stats and /stats/domains/{domain_id} (client-compatibility §1.5): concept
- * counts of one vocabulary, overall or within one domain, from the concept summary. Definitions:
- * active_concepts are concepts without an invalid_reason; valid_start_date is the earliest
- * valid_start_date of the vocabulary's concepts, valid_end_date the latest valid_end_date and
- * last_updated the latest valid_start_date (the last time a concept was added or changed); null when
- * the vocabulary has no concepts.
+ * GET /v1/vocabularies/{id}/stats and /stats/domains/{domain_id}: the concept counts of one vocabulary, overall or
+ * within one domain, from the concept summary.
  */
 import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { domainCatalog, type DomainEntry } from '../domains/domain-catalog.js';
-import { byCountThenKey, tally, tallyBy, visibleSummary, type ConceptTally } from './concept-tallies.js';
+import { byCountThenKey, tally, tallyBy, visibleSummary, type ConceptTally } from '../concept-tallies.js';
 import { requireVocabulary } from './vocabulary-catalog.js';
 
 export interface ConceptCounts {

@@ -1,3 +1,9 @@
+/**
+ * Opens one release's SQLite file read-only as a ReleaseStore: checks the schema version and search index
+ * fingerprint, sets the pragmas (each with the measurement that justified it), and builds every sub-store on the
+ * one connection.
+ */
+
 import Database from 'better-sqlite3';
 import type { ReleaseBuild } from '../data-dir.js';
 import type { ReleaseStore } from '../release-store.js';

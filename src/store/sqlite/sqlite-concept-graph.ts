@@ -1,12 +1,7 @@
 /**
- * ConceptGraph over the concept_relationship table (primary key concept_id_1, relationship_id,
- * concept_id_2): every read is a range of one concept's rows, never more than the limit (plus one
- * to see whether there are more) except at a hub, where the relationship ids are found by a skip
- * scan (one B-tree descent per id) and each id's rows are counted up to the limit before its share
- * is read. Links are read from the primary key alone, without joining the concept at the other
- * end: measured on the full synthetic release (38M rows, warm cache), 12 µs per concept of about 8
- * links, against 35 µs with a join that gives each link its vocabulary — most links of a walk lead
- * back to concepts it has already seen, whose records it does not need again.
+ * ConceptGraph over the concept_relationship primary key: every read is a range of one concept's rows, at most the
+ * limit plus one (at a hub, per relationship id found by skip scan), read from the key alone without joining the
+ * concept at the other end (measurements in docs/internals.md).
  */
 import type Database from 'better-sqlite3';
 import type { ConceptGraph, GraphLink } from '../concept-graph.js';

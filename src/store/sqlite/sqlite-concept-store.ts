@@ -1,36 +1,11 @@
 /**
- * ConceptStore over the release's SQLite file: concepts by id and code, synonyms, related concepts,
- * and the keyset reads of the whole-system $diff walk (code order through concept_by_vocabulary_code,
- * id order through the rowid, relationship targets of many concepts at once). Every read is an index
- * seek plus a bounded range.
+ * ConceptStore over the release's SQLite file: concepts by id and code, synonyms, related concepts and the keyset
+ * reads of the whole-system $diff walk, each an index seek plus a bounded range.
  */
 import type Database from 'better-sqlite3';
 import type { ConceptCodePosition, ConceptStore, LinkedConcept, RelationshipTarget } from '../release-store.js';
 import { formatStoredDate, type ConceptRecord, type SynonymRecord } from '../records.js';
-
-/** A concept row as stored (dates as YYYYMMDD integers). */
-export interface StoredConceptRow extends Omit<ConceptRecord, 'valid_start_date' | 'valid_end_date'> {
-  valid_start_date: number;
-  valid_end_date: number;
-}
-
-export const CONCEPT_COLUMNS =
-  'concept_id, concept_name, domain_id, vocabulary_id, concept_class_id, standard_concept, concept_code, valid_start_date, valid_end_date, invalid_reason';
-
-export function toConceptRecord(row: StoredConceptRow): ConceptRecord {
-  return {
-    concept_id: row.concept_id,
-    concept_name: row.concept_name,
-    domain_id: row.domain_id,
-    vocabulary_id: row.vocabulary_id,
-    concept_class_id: row.concept_class_id,
-    standard_concept: row.standard_concept,
-    concept_code: row.concept_code,
-    valid_start_date: formatStoredDate(row.valid_start_date)!,
-    valid_end_date: formatStoredDate(row.valid_end_date)!,
-    invalid_reason: row.invalid_reason,
-  };
-}
+import { CONCEPT_COLUMNS, QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 /** A concept row as an array, in CONCEPT_COLUMNS order. */
 type StoredConceptTuple = [
@@ -61,10 +36,6 @@ function tupleToConceptRecord(row: StoredConceptTuple): ConceptRecord {
   };
 }
 
-const QUALIFIED_COLUMNS = CONCEPT_COLUMNS.split(', ')
-  .map((c) => `c.${c}`)
-  .join(', ');
-
 const IDS_PER_STATEMENT = 500;
 
 export class SqliteConceptStore implements ConceptStore {
@@ -91,7 +62,7 @@ export class SqliteConceptStore implements ConceptStore {
       'SELECT concept_synonym_name, language_concept_id FROM concept_synonym WHERE concept_id = ? ORDER BY rowid',
     );
     this.relatedStmt = db.prepare(
-      `SELECT r.relationship_id, ${QUALIFIED_COLUMNS} FROM concept_relationship r JOIN concept c ON c.concept_id = r.concept_id_2
+      `SELECT r.relationship_id, ${QUALIFIED_CONCEPT_COLUMNS} FROM concept_relationship r JOIN concept c ON c.concept_id = r.concept_id_2
         WHERE r.concept_id_1 = ? AND r.relationship_id = ? AND r.invalid_reason IS NULL ORDER BY r.concept_id_2 LIMIT ?`,
     );
     // concept_by_vocabulary_code is (vocabulary_id, concept_code) plus the rowid concept_id: a SEARCH

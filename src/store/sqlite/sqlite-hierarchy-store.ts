@@ -1,28 +1,11 @@
 /**
- * HierarchyStore over CONCEPT_ANCESTOR, fast at full size (SNOMED's "Clinical finding" has ~310k
- * descendants over 21 levels; 44M ancestor rows) with two structures built at load by
- * src/importer/hierarchy-index.ts:
- *
- * - `ancestor_by_level` (ancestor, min_levels, descendant, max_levels): a covering index in the
- *   answer's order (nearest first, then concept_id), so a page is a range read, and a level is a
- *   contiguous run of it;
- * - `hierarchy_descendant_facet`: for every ancestor with at least LARGE_ANCESTOR_ROWS rows, the
- *   number of its descendants per (level, vocabulary, domain, standard flag, validity). Any filter
- *   of HierarchyFilter is a sum over these facets, so exact totals never count rows at request time.
- *   A smaller ancestor gets the same facets from one GROUP BY over its (< LARGE_ANCESTOR_ROWS) rows.
- *
- * A page of descendants: the facets say how many matching rows each level holds, so the page's
- * first level is found without reading rows, and levels without a matching row are never read. When
- * every row of a level matches (the common case, e.g. no filter but the licence), the page's first
- * row in it is found by stepping the covering index alone (measured at full size: 42k steps, the
- * largest level, 1.1 ms); otherwise the level's rows are read with their concepts and filtered, so
- * a filtered page costs up to the rows of the levels it touches (a whole 42k-row level: about 7 ms,
- * measured as 310k joined rows in 53 ms). Ancestors are few (at most 219 per concept at full size),
- * so they are read whole.
+ * HierarchyStore over CONCEPT_ANCESTOR, fast at full size through two structures built at load
+ * (src/importer/hierarchy-index.ts): the covering index `ancestor_by_level` in answer order, and
+ * `hierarchy_descendant_facet`, the descendant counts of large ancestors (the reads in docs/internals.md).
  */
 import type Database from 'better-sqlite3';
 import type { LevelTally, DirectLink, HierarchyFilter, HierarchyRow, HierarchyStore } from '../hierarchy-store.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 /** Ancestors with at least this many CONCEPT_ANCESTOR rows get their facets counted at load. */
 export const LARGE_ANCESTOR_ROWS = 1000;

@@ -1,7 +1,11 @@
+/**
+ * MappingQualityStore over the tables written by src/importer/mapping-quality-summary.ts: primary-key lookups of
+ * the load-time aggregates, parsed pair aggregates kept in a small LRU cache.
+ */
+
 import type Database from 'better-sqlite3';
 import { LruCache } from '../../lru-cache.js';
-import type { SourceDomainCoverage, TargetDomainCoverage } from '../../services/mapping-quality/coverage-aggregate.js';
-import type { PairQualityAggregate } from '../../services/mapping-quality/quality-aggregate.js';
+import type { PairQualityAggregate, SourceDomainCoverage, TargetDomainCoverage } from '../mapping-quality-records.js';
 import type { MappingQualityStore } from '../mapping-quality-store.js';
 
 /** Parsed pair aggregates kept per open release (each is at most a few hundred kB of JSON). */

@@ -1,21 +1,22 @@
 /**
- * SQLite reads behind MappingStore. Relationship rows come from the primary key (concept_id_1,
- * relationship_id, concept_id_2) as one range per (source, relationship id), ancestors from
- * `ancestor_by_descendant`, descendants from the primary key of concept_ancestor; the target concept
- * is joined by its primary key. Vocabulary lists are bound as one JSON array parameter each, so
- * every statement is prepared once. The vocabulary conditions are written `+c.vocabulary_id` so that
- * the planner never drives a read from the concept_by_vocabulary_code index (a whole vocabulary)
- * instead of the source's rows.
+ * SQLite reads behind MappingStore: relationship rows as one primary-key range per (source, relationship id),
+ * ancestors from `ancestor_by_descendant`, descendants from concept_ancestor's primary key, the target concept
+ * joined by its primary key; statement details in docs/internals.md.
  */
 import type Database from 'better-sqlite3';
 import type { BoundedResult, HierarchyMatch, MappingFilter, MappingRow, MappingStore } from '../mapping-store.js';
 import { formatStoredDate } from '../records.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 const TARGET_COLUMNS = CONCEPT_COLUMNS.split(', ')
   .map((column) => `c.${column}`)
   .join(', ');
 
+/**
+ * Vocabulary lists are bound as one JSON array parameter each, so every statement is prepared once. Written
+ * `+c.vocabulary_id` so that the planner never drives a read from the concept_by_vocabulary_code index (a whole
+ * vocabulary) instead of the source's rows.
+ */
 const TARGET_VOCABULARY_CONDITION = `(@vocabularies IS NULL OR +c.vocabulary_id IN (SELECT value FROM json_each(@vocabularies)))
   AND +c.vocabulary_id NOT IN (SELECT value FROM json_each(@excluded))`;
 

@@ -1,3 +1,8 @@
+/**
+ * MetadataStore over the release's SQLite file: the small reference tables and concept_summary are read once at
+ * open and served from memory; domain concept pages are seeks on domain_concept_order.
+ */
+
 import type Database from 'better-sqlite3';
 import type { ConceptSummaryRecord, DomainSegment, MetadataStore } from '../release-store.js';
 import {
@@ -8,8 +13,7 @@ import {
   type RelationshipTypeRecord,
   type VocabularyRecord,
 } from '../records.js';
-import { QUALIFIED_CONCEPT_COLUMNS } from './search/exact-lookups.js';
-import { toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 interface StoredVocabularyRow extends Omit<VocabularyRecord, 'earliest_start_date' | 'latest_start_date'> {
   earliest_start_date: number | null;

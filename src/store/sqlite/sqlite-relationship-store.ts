@@ -1,17 +1,7 @@
 /**
- * RelationshipStore over the release's SQLite file. Outbound rows are a range of the
- * concept_relationship primary key (concept_id_1, relationship_id, concept_id_2); inbound rows a
- * range of the index relationship_by_concept_2 (concept_id_2, relationship_id, concept_id_1,
- * invalid_reason), which covers counting and ordering.
- *
- * The other end is joined only when the answer depends on more than its licence: a
- * vocabulary/domain/standard filter, or a release whose load found relationship rows pointing at
- * concepts not in CONCEPT (such rows have no full record to show, so they are neither listed nor
- * counted). Otherwise a count is an index range count, minus the rows to licence-hidden concepts
- * taken from `licensed_relationship_count` (../../importer/licensed-relationship-counts.ts), and a
- * page skips its offset over index entries (probing `licensed_concept` when the key may not see
- * some vocabulary of the release) before joining its own rows only. With the join, a count or a
- * deep page costs one CONCEPT lookup per row of the concept (linear in its relationships).
+ * RelationshipStore over the release's SQLite file: outbound rows are a range of the concept_relationship primary
+ * key, inbound rows a range of relationship_by_concept_2; the concept at the other end is joined only when the
+ * answer depends on more than its licence (docs/internals.md explains the costs).
  */
 import type Database from 'better-sqlite3';
 import { LruCache } from '../../lru-cache.js';
@@ -25,7 +15,7 @@ import type {
 } from '../relationship-store.js';
 import type { LinkedConcept } from '../release-store.js';
 import { formatStoredDate } from '../records.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
 
 interface StoredRelationshipRow extends StoredConceptRow {
   r_concept_id_1: number;

@@ -1,14 +1,9 @@
 /**
- * SQLite implementation of SearchStore over the tables written by src/importer/build-search-index.ts
- * (layout: ./search/search-index-layout.ts). This class only wires the parts together:
- *   ./search/exact-lookups.ts    rule-1 identifiers, exact names and synonyms (batched)
- *   ./search/word-dictionary.ts  word bands and expansions (prefix, substring)
- *   ./search/text-streams.ts     per-band tier streams, union counts, textual-match checks
- *   ./search/fts-expressions.ts  tier plans (src/services/search/tier-plan.ts) as FTS5 queries
- * and answers the few lookups by rank and by concept itself.
+ * SQLite implementation of SearchStore over the tables of src/importer/build-search-index.ts: it wires together
+ * the parts in ./search/ (exact lookups, word dictionary, text streams, FTS expressions) and answers lookups by
+ * rank.
  */
 import type Database from 'better-sqlite3';
-import { TierPlanner } from '../../services/search/tier-plan.js';
 import type { ConceptRecord, SynonymRecord } from '../records.js';
 import type {
   BrowseRequest,
@@ -22,8 +17,8 @@ import type {
   TextStream,
   TextStreamQuery,
 } from '../search-store.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './sqlite-concept-store.js';
-import { BatchedExactLookups, QUALIFIED_CONCEPT_COLUMNS, type RankedConceptRow } from './search/exact-lookups.js';
+import { CONCEPT_COLUMNS, QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from './rows/concept-rows.js';
+import { BatchedExactLookups, type RankedConceptRow } from './search/exact-lookups.js';
 import { pushTo, StatementCache } from './search/statements.js';
 import { SqliteTextIndex } from './search/text-streams.js';
 import { SqliteWordDictionary } from './search/word-dictionary.js';
@@ -46,10 +41,9 @@ export class SqliteSearchStore implements SearchStore {
     this.bucketStarts = JSON.parse(meta.get('bucket_starts') ?? '[]') as number[];
     const bandSizes = JSON.parse(meta.get('band_sizes') ?? '[]') as number[];
     const storedCount = db.prepare('SELECT value FROM search_count WHERE key = ?').pluck();
-    const planner = new TierPlanner(new SqliteWordDictionary(this.statements));
     this.text = new SqliteTextIndex(
       this.statements,
-      planner,
+      new SqliteWordDictionary(this.statements),
       bandSizes,
       options.useStoredCounts === false ? undefined : (key) => storedCount.get(key) as number | undefined,
     );

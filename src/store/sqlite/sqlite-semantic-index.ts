@@ -1,11 +1,7 @@
 /**
- * SemanticIndex over one embedding set (../semantic-dir.ts): `entries.sqlite` says what each vector
- * stands for, `vectors.usearch` is a usearch HNSW index (cosine, int8 quantised) opened with
- * `view()`, i.e. memory-mapped: the server's RSS grows only by the pages a search touches, and the
- * OS shares them between processes. Read-only and synchronous.
- *
- * The file format (the DDL and the usearch configuration) is defined here and used by the writer
- * (src/importer/embed-index-writer.ts), so both sides agree by construction.
+ * SemanticIndex over one embedding set (../semantic-dir.ts): `entries.sqlite` says what each vector stands for,
+ * `vectors.usearch` is a usearch HNSW index (cosine, int8) memory-mapped with `view()`. The file format is defined
+ * here and used by the writer (src/importer/embed-index-writer.ts), so both sides agree by construction.
  */
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';

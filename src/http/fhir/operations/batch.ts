@@ -1,16 +1,6 @@
 /**
- * The FHIR batch interaction (client-compatibility.md §2.1, "POST / runs a batch of GET operations"):
- * POST /fhir/{v} with a Bundle of type `batch` answers a Bundle of type `batch-response`, one entry
- * per request entry, in order, each with `response.status` and the `resource` the interaction gave
- * (an OperationOutcome, also in `response.outcome`, when it failed). A failing entry never fails the
- * batch; only a body that is not a batch Bundle, or more than MAX_BATCH_ENTRIES entries, is a 400.
- *
- * Limits ("a batch counts as one call", README Limits): the batch passes the gate once (one token of
- * the key's rate, one call of its monthly quota). Its entries do not go back through the gate (an
- * injected request would be metered again); each runs the handler of the FHIR interaction its URL
- * names (../fhir-operation.ts registeredFhirOperations) with the batch's caller, so licences apply per
- * entry exactly as they would to the same GET, and with the batch's release unless the entry's URL
- * says `vocab_release`. Only GET entries run; any other method is an entry-level 405.
+ * The FHIR batch interaction: POST /fhir/{v} with a `batch` Bundle answers a `batch-response` Bundle, one entry
+ * per request entry in order, each run by its interaction's handler after the batch passed the gate once.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

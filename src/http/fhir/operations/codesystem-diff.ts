@@ -1,15 +1,6 @@
 /**
- * CodeSystem/$diff (an OMOPHub extension, GET and POST, issue #14): what changed between two loaded
- * releases, for one code or for a whole code system. Parameters: `system` (the OMOP system or a
- * vocabulary's URI), `code` (optional), `fromVersion` and `toVersion` (a release label such as
- * 2025.1, an `omop-v<YYYYMMDD>` id or a YYYYMMDD vocabulary date; defaults: toVersion the selected
- * release, fromVersion the loaded release before it), `type` (only these change types; repeatable
- * or comma-separated). With `code`: one `change` part per change of that code ({code, display,
- * type, from, to}; types in src/services/terminology/release-diff.ts) and a `count` part per type.
- * Without: one page of the walk over the whole system (src/services/terminology/code-system-diff.ts),
- * `count` changes at most per page (1–1000, default 100) and `cursor` from the previous page; the
- * answer adds `next` (absent on the last page) and `scanned`, and its `count` parts are the
- * running totals of the walk, this page included.
+ * CodeSystem/$diff (an OMOPHub extension, GET and POST): what changed between two loaded releases, for one code
+ * or, one cursor-paged page at a time, for a whole code system.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';

@@ -1,10 +1,6 @@
 /**
- * CodeSystem/$find-matches on every FHIR version (POST: `property` has parts): reads `system`,
- * `version`, `exact` and the `property` parts (`code`, `value[x]`), calls the terminology service
- * (src/services/terminology/find-matches.ts) and writes each match as a `match` parameter with its
- * `code` Coding, the `unmatched` properties (exact false) and a `comment` counting the properties it
- * has. R4/R4B also give `equivalence` (equivalent when every property matches, else inexact); R5 and
- * later dropped that part. `subproperty` is not supported (400).
+ * CodeSystem/$find-matches on every FHIR version (POST): reads `system`, `version`, `exact` and the `property`
+ * parts, calls src/services/terminology/find-matches.ts and writes each match as a `match` parameter.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';

@@ -1,12 +1,6 @@
 /**
- * CodeSystem/$lookup (E13) on every FHIR version, GET and POST: reads `system`, `code` (or `coding`),
- * `version` and `property`, calls src/services/terminology/code-system-lookup.ts and writes the
- * answer as a Parameters resource.
- *
- * Version differences: r5/r6 also return the looked-up `code` and `system` (R5 output parameters the
- * HL7 tests accept; R4's definition has neither). The other R5 additions have nothing to carry for
- * OMOP (no concept definitions, no designation additionalUse). Property dates are `valueDate`, as in
- * the HL7 OMOP $lookup fixtures.
+ * CodeSystem/$lookup (E13), GET and POST on every FHIR version: reads the code and `property`, looks it up with
+ * src/services/terminology/code-system-lookup.ts and writes the Parameters answer for the version.
  */
 import type { FastifyInstance } from 'fastify';
 import { lookupConcept, type ConceptLookup, type LookupPropertyValue } from '../../../services/terminology/code-system-lookup.js';

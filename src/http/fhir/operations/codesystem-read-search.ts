@@ -1,13 +1,6 @@
 /**
- * CodeSystem read and search (client-compatibility.md §2.1), over
- * src/services/terminology/code-system-catalog.ts:
- *   GET /fhir/{v}/CodeSystem[?url=&version=&name=&_summary=count]   searchset Bundle
- *   GET /fhir/{v}/CodeSystem/{id}                                   the CodeSystem, or 404 not-found
- * Resources are metadata only (`content: not-present`; $lookup and $expand give the concepts), the
- * same on every FHIR version. Ids: `omop-v<YYYYMMDD>` names the OMOP system of any loaded release
- * (also by its label, `2025.2` or `2025v2`); a vocabulary id (`SNOMED`, `dm-d` for dm+d) names that
- * vocabulary's code system in the selected release. A vocabulary the key may not read is left out of
- * searches and is a 403 forbidden when read.
+ * CodeSystem read and search over src/services/terminology/code-system-catalog.ts: metadata-only resources
+ * (`content: not-present`), the same on every FHIR version.
  */
 import type { FastifyInstance } from 'fastify';
 import { notFound, validationError } from '../../../services/errors.js';

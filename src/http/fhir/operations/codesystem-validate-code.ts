@@ -1,10 +1,6 @@
 /**
- * CodeSystem/$validate-code on every FHIR version, GET and POST: reads the code (`url` or `system`
- * with `code`, `version` and `display`; or `coding`; or `codeableConcept`) through
- * ../validate-code-parameters.ts, validates it with src/services/terminology/code-validation.ts and
- * writes the answer as a Parameters resource. R5's outputs (`code`, `system`, `version`,
- * `codeableConcept`, `issues`) are returned on every version, as the HL7 terminology ecosystem
- * expects of R4 servers too (fhir-and-omop-notes.md §3.3).
+ * CodeSystem/$validate-code, GET and POST on every FHIR version: reads the code, validates it with
+ * src/services/terminology/code-validation.ts and writes the Parameters answer with R5's outputs on every version.
  */
 import type { FastifyInstance } from 'fastify';
 import { validateCodeableConcept, validateCoding } from '../../../services/terminology/code-validation.js';

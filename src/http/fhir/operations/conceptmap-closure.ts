@@ -1,9 +1,6 @@
 /**
- * ConceptMap/$closure (spec E11, POST only, stateless) on every FHIR version:
- * src/services/terminology/closure.ts finds the subsumption pairs among the codes sent; this file
- * writes them as the "FHIR closure result" ConceptMap. The one version difference is the target
- * (reading note 11): r4/r4b `equivalence: "subsumes"`, r5/r6 `relationship:
- * "source-is-broader-than-target"` (the ancestor, the element's code, is broader than its descendant).
+ * ConceptMap/$closure (E11, POST only, stateless) on every FHIR version: writes the subsumption pairs found by
+ * src/services/terminology/closure.ts as the "FHIR closure result" ConceptMap.
  */
 import type { FastifyInstance } from 'fastify';
 import { MAX_CLOSURE_CONCEPTS, subsumptionClosure, type SubsumptionPair } from '../../../services/terminology/closure.js';

@@ -1,23 +1,10 @@
 /**
- * ConceptMap/$translate (GET and POST) at the FHIR edge: reads the parameters of the path's FHIR
- * version into a TranslationRequest (src/services/terminology/translation.ts) and writes the
- * result back in that version's words (fhir-and-omop-notes.md §3.6, §3.8).
- *
- *                      R4 / R4B                                     R5 / R6
- *   source concept     code+system, coding, codeableConcept         sourceCode+system, sourceCoding, sourceCodeableConcept
- *   answer system      targetsystem (target: an implicit ?fhir_vs)  targetSystem (targetScope: an implicit ?fhir_vs)
- *   reverse            reverse=true (code/system is then the        targetCode+targetSystem, targetCoding,
- *                      target; targetsystem the answers' system)    targetCodeableConcept (system: the answers' system)
- *   match degree       equivalence (R4 codes)                       relationship (R5 codes)
- *   Maps to value      product {element, concept}                   product {attribute, valueCoding}
- * The other version's names are accepted as aliases (the HL7 OMOP tests send `sourceSystem`, as
- * tx.fhir.org accepts), except `reverse` on R5/R6, which R5 removed. Every match carries `originMap`,
- * and the result `used-system` and `used-conceptmap`, as the HL7 terminology ecosystem tests expect
- * on every version.
+ * ConceptMap/$translate (GET and POST) at the FHIR edge: reads the parameters of the path's FHIR version into a
+ * TranslationRequest (src/services/terminology/translation.ts) and writes the result back in that version's words.
  */
 import type { FastifyInstance } from 'fastify';
 import { ServiceError, notFound, validationError } from '../../../services/errors.js';
-import type { ConceptMapRelationship } from '../../../services/fhir/administrative-concept-maps.js';
+import type { ConceptMapRelationship } from '../../../services/fhir-resolver/administrative-concept-maps.js';
 import { nearestKnownSystem } from '../../../services/fhir/code-system-uris.js';
 import { terminologySystem, type TerminologySystem } from '../../../services/terminology/code-system-concept.js';
 import { parseImplicitValueSetUrl } from '../../../services/terminology/implicit-value-set-url.js';

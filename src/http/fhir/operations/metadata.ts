@@ -1,16 +1,18 @@
 /**
- * What the FHIR surface says about itself (fhir-and-omop-notes.md §3.11):
- *   GET /fhir/{v}/metadata                    CapabilityStatement (instantiates the terminology-server statement)
- *   GET /fhir/{v}/metadata?mode=terminology   TerminologyCapabilities: every code system of the selected release
- *   GET /fhir/{v}/$versions                   the FHIR versions served and the default
- * The resources, interactions and operations listed are the ones registered (fhirCapabilities).
+ * What the FHIR surface says about itself: the CapabilityStatement, the TerminologyCapabilities and $versions,
+ * listing the resources, interactions and operations actually registered.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../../services/fhir/code-system-uris.js';
 import { VERSION } from '../../../version.js';
-import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
+import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext, type FhirVersion } from '../fhir-operation.js';
 import { parametersResource } from '../fhir-resources.js';
+
+/** The version code $versions uses for a path version: major.minor of its FHIR release (r4b → 4.3). */
+function majorMinor(version: FhirVersion): string {
+  return FHIR_RELEASE_NUMBERS[version].split('.').slice(0, 2).join('.');
+}
 
 /**
  * Resource types with the interactions and operations served for each, read from the registered
@@ -100,11 +102,14 @@ export function registerMetadataOperations(app: FastifyInstance): void {
     methods: ['GET'],
     path: '/$versions',
     summary: 'FHIR versions served',
-    description: 'Parameters with one `version` per FHIR version served and the `default` (r4).',
-    handler: () =>
+    description:
+      "Parameters with the `version` this base speaks and the same `default` (FHIR's $versions answers for the base it is called on): " +
+      `${FHIR_VERSIONS.map((v) => `/fhir/${v} → ${majorMinor(v)}`).join(', ')}. ` +
+      'A base speaks one version (the fhirVersion MIME parameter does not switch it); the other versions are the other /fhir/{v} bases.',
+    handler: (ctx) =>
       parametersResource([
-        ...FHIR_VERSIONS.map((v) => ({ name: 'version', valueCode: FHIR_RELEASE_NUMBERS[v].split('.').slice(0, 2).join('.') })),
-        { name: 'default', valueCode: FHIR_RELEASE_NUMBERS.r4.split('.').slice(0, 2).join('.') },
+        { name: 'version', valueCode: majorMinor(ctx.version) },
+        { name: 'default', valueCode: majorMinor(ctx.version) },
       ]),
   });
 }

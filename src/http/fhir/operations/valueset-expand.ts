@@ -1,9 +1,6 @@
 /**
- * ValueSet/$expand on every FHIR version, GET and POST: the ValueSet (../valueset-parameters.ts) is
- * expanded by src/services/terminology/value-set-expansion.ts; this file reads `filter`, `offset`,
- * `count`, `activeOnly` and `includeDesignations` and writes the expanded ValueSet. The one version
- * difference: r5/r6 carry `expansion.next`, the URL of the following page, when a ValueSet named by
- * url is paged (R4 has no such element).
+ * ValueSet/$expand on every FHIR version, GET and POST: reads the ValueSet and the paging and filter parameters,
+ * expands it with src/services/terminology/value-set-expansion.ts and writes the expanded ValueSet.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

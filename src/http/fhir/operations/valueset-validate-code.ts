@@ -1,8 +1,6 @@
 /**
- * ValueSet/$validate-code on every FHIR version, GET and POST: reads the ValueSet
- * (../valueset-parameters.ts) and the code (../validate-code-parameters.ts); the validation and the
- * membership check are src/services/terminology/value-set-validation.ts. Answers as
- * CodeSystem/$validate-code does, R5's outputs on every version, as the HL7 ecosystem expects.
+ * ValueSet/$validate-code on every FHIR version, GET and POST: reads the ValueSet and the code; the validation and
+ * the membership check are src/services/terminology/value-set-validation.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { validateCodeableConceptInValueSet, validateCodingInValueSet } from '../../../services/terminology/value-set-validation.js';

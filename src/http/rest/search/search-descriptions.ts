@@ -16,11 +16,11 @@ import {
   LENGTH_BUCKET_COUNT,
   MAX_GROUP_COUNT,
   TEXT_TIER_COUNT,
-} from '../../../services/search/ranking.js';
-import { STOP_WORDS } from '../../../services/search/stop-words.js';
+} from '../../../search-model/ranking.js';
+import { STOP_WORDS } from '../../../search-model/stop-words.js';
 import { SUGGEST_MAX_LENGTH, SUGGEST_MIN_LENGTH } from '../../../services/search/suggest.js';
-import { MIN_FRAGMENT_LENGTH } from '../../../services/search/tier-plan.js';
-import { VOCABULARY_AUTHORITY } from '../../../services/vocabularies/vocabulary-catalog.js';
+import { MIN_FRAGMENT_LENGTH } from '../../../search-model/tier-plan.js';
+import { VOCABULARY_AUTHORITY } from '../../../search-model/vocabulary-authority.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 

@@ -4,13 +4,8 @@
  * one statement per kind up front; a key not announced is fetched when asked for.
  */
 import type { ExactLookupRequest, ExactLookups, SearchHit } from '../../search-store.js';
-import { CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from '../sqlite-concept-store.js';
+import { CONCEPT_COLUMNS, QUALIFIED_CONCEPT_COLUMNS, toConceptRecord, type StoredConceptRow } from '../rows/concept-rows.js';
 import { pushTo, type StatementCache } from './statements.js';
-
-/** The concept columns qualified by the alias `c`, for joins. */
-export const QUALIFIED_CONCEPT_COLUMNS = CONCEPT_COLUMNS.split(', ')
-  .map((c) => `c.${c}`)
-  .join(', ');
 
 /** A concept row with its search rank. */
 export type RankedConceptRow = StoredConceptRow & { rank: number };

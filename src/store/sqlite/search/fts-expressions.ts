@@ -1,10 +1,10 @@
 /**
  * FTS5 query text for the per-band full-text tables (columns name, syn, tags): a tier plan of
- * src/services/search/tier-plan.ts, the request filters as tag clauses, the disjoint parts a
+ * src/search-model/tier-plan.ts, the request filters as tag clauses, the disjoint parts a
  * union is counted in, and tag-only queries (SearchStore.tagMatches).
  */
-import type { IndexFilter, TagQuery, TagSet, TextPhrasing } from '../../search-store.js';
-import type { TextMatch, TierPlan, TierPlanner, WordTerm } from '../../../services/search/tier-plan.js';
+import type { IndexFilter, TagQuery, TagSet } from '../../search-store.js';
+import { tierPlan, type BandExpansions, type TextMatch, type TierPlan, type WordTerm } from '../../../search-model/tier-plan.js';
 import { classTag, domainTag, standardTag, vocabularyTag } from './search-index-layout.js';
 
 /** Totals of queries with up to this many required words are counted as disjoint parts (see unionCountExpressions). */
@@ -68,7 +68,8 @@ export function tagQueryExpression(query: TagQuery): string {
 }
 
 /**
- * The union of every tier in `band` as disjoint expressions whose counts add up. FTS5 advances an
+ * The union of every tier in the band of `expansions` (looked up at tierLevels('union'), without
+ * autocomplete) as disjoint expressions whose counts add up. FTS5 advances an
  * OR node by looking at every child, so a word OR-ed with hundreds of rare fragment words costs
  * hundreds of times its doclist; split per required word into "the word or a word it starts" and
  * "only a word containing it elsewhere" (fragment words NOT the former), every combination of which
@@ -77,19 +78,23 @@ export function tagQueryExpression(query: TagQuery): string {
  * (Counting the groups' union with duplicates removed, without the NOTs, measured slower at scale
  * 0.1: query=ion 62 ms against about 40 ms; it materialises every match.)
  */
-export function unionCountExpressions(planner: TierPlanner, phrasings: readonly TextPhrasing[], band: number): string[] {
+export function unionCountExpressions(expansions: BandExpansions): string[] {
+  const phrasings = expansions.phrasings;
   const single = phrasings.length === 1 ? phrasings[0]! : undefined;
   if (!single || single.requiredTokens.length > UNION_SPLIT_MAX_WORDS) {
-    const union = planner.tierPlan(phrasings, 'union', false, band);
+    const union = tierPlan(expansions, 'union');
     return union === null ? [] : [tierExpression(union)];
   }
-  const bit = 1 << band;
-  const inBand = (terms: readonly WordTerm[]) => terms.filter((a) => (a.bands & bit) !== 0).map(termExpression);
+  const terms = (word: BandExpansions['phrasings'][number]['words'][number], level: 'PF' | 'FO') => {
+    const inBand = word[level];
+    if (inBand === undefined) throw new Error(`union count: the ${level} expansions of a word were not looked up`);
+    return inBand.map(termExpression);
+  };
   const oneWord = single.requiredTokens.length === 1;
   const minus = (expr: string, seen: string[]) => (seen.length ? `(${expr} NOT ${orOf(seen)})` : expr);
-  const choices = single.requiredTokens.map((_, i) => {
-    const starts = inBand(planner.alternatives(single, i, 'PF', false));
-    const inside = inBand(planner.alternatives(single, i, 'FO', false));
+  const choices = single.words.map((word) => {
+    const starts = terms(word, 'PF');
+    const inside = terms(word, 'FO');
     const options = starts.length ? [orOf(starts)] : [];
     if (!oneWord) return inside.length ? [...options, minus(orOf(inside), starts)] : options;
     let seen = starts;

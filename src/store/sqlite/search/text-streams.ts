@@ -1,16 +1,16 @@
 /**
- * The full-text side of the SQLite search store: one band's stream of one tier (its concepts in ord
- * order, read page by page), per-band union counts, textual-match checks, and tag-only reads. Expressions come from
- * the tier plan (src/services/search/tier-plan.ts) through ./fts-expressions.ts; counts and small
- * streams are cached for the life of the connection (a published store never changes).
+ * The full-text side of the SQLite search store: per-band tier streams in ord order read page by page, union
+ * counts, textual-match checks and tag-only reads, over FTS expressions built from tier plans by
+ * ./fts-expressions.ts.
  */
 import { LruCache } from '../../../lru-cache.js';
-import { ORD_SPAN } from '../../../services/search/ranking.js';
-import type { TierPlanner } from '../../../services/search/tier-plan.js';
+import { ORD_SPAN } from '../../../search-model/ranking.js';
+import { tierLevels, tierPlan } from '../../../search-model/tier-plan.js';
 import type { IndexFilter, TagQuery, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
 import { filterExpression, tagQueryExpression, tierExpression, unionCountExpressions } from './fts-expressions.js';
 import { textTableName, wordCountKey } from './search-index-layout.js';
 import { pushTo, type StatementCache } from './statements.js';
+import type { SqliteWordDictionary } from './word-dictionary.js';
 
 const STREAM_CACHE_MAX_ITEMS = 256;
 
@@ -68,7 +68,7 @@ export class SqliteTextIndex {
 
   constructor(
     private readonly statements: StatementCache,
-    private readonly planner: TierPlanner,
+    private readonly words: SqliteWordDictionary,
     private readonly bandSizes: readonly number[],
     /** Counts computed when the index was built, by wordCountKey (undefined while building them). */
     private readonly storedCount: ((key: string) => number | undefined) | undefined,
@@ -100,7 +100,7 @@ export class SqliteTextIndex {
     const key = `${tierKey}${search.key}`;
     entry = this.expressions.get(key);
     if (entry === undefined) {
-      const plan = this.planner.tierPlan(q.phrasings, q.tier, q.prefixLastToken ?? false, q.band);
+      const plan = tierPlan(this.words.bandExpansions(q.phrasings, q.prefixLastToken ?? false, q.band, tierLevels(q.tier)), q.tier);
       entry = plan === null ? { match: '', id: 0 } : { match: filterExpression(tierExpression(plan), q.filter), id: this.nextExpressionId++ };
       this.expressions.set(key, entry);
     }
@@ -216,7 +216,7 @@ export class SqliteTextIndex {
           cap === undefined
             ? `SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`
             : `SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH ? LIMIT ${cap})`;
-        for (const union of unionCountExpressions(this.planner, phrasings, band)) {
+        for (const union of unionCountExpressions(this.words.bandExpansions(phrasings, false, band, tierLevels('union')))) {
           n += this.statements.get(sql).pluck().get(filterExpression(union, filter)) as number;
           if (cap !== undefined && n >= cap) break;
         }
@@ -234,7 +234,7 @@ export class SqliteTextIndex {
     const byBand = new Map<number, number[]>();
     for (const r of ranks) pushTo(byBand, Math.floor(r / ORD_SPAN), r % ORD_SPAN);
     for (const [band, ords] of byBand) {
-      const plan = this.planner.tierPlan(phrasings, 'union', false, band);
+      const plan = tierPlan(this.words.bandExpansions(phrasings, false, band, tierLevels('union')), 'union');
       if (plan === null) continue;
       const table = textTableName(band);
       // json_each, not StatementCache.inList(): see there.
