@@ -5,7 +5,7 @@
  * of the codings are OMOP concept ids, half their vocabulary's system URI and code.
  */
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../src/services/fhir/code-system-uris.js';
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/licences/licence-rules.js';
 import { MAX_CLOSURE_CONCEPTS } from '../../src/services/terminology/closure.js';
 import { cycle, type Scenario } from '../lib/scenario.js';
 import { DEEP_CONCEPTS_SQL } from './hierarchy-ancestors.js';

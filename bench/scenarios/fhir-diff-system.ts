@@ -5,8 +5,8 @@
  * pages of the OMOP system and of the systems of the largest served vocabularies, and pages at 400
  * positions deep in those walks (random concepts; their cursors are built here rather than walked to).
  */
-import { AccessPolicy } from '../../src/services/access-policy.js';
-import { NEVER_SERVED_VOCABULARIES } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { NEVER_SERVED_VOCABULARIES } from '../../src/licences/licence-rules.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../src/services/fhir/code-system-uris.js';
 import { conceptCodeSystem } from '../../src/services/terminology/code-system-concept.js';
 import { codeSystemDiffCursorAfter } from '../../src/services/terminology/code-system-diff.js';
@@ -23,7 +23,7 @@ const DEEP_POSITIONS = 400;
  */
 export function diffSystemRequests(ctx: BenchContext, types: DiffChangeTypes): BenchRequest[] {
   const buildId = ctx.store.prepare("SELECT value FROM store_meta WHERE key = 'build_id'").pluck().get() as string;
-  const policy = new AccessPolicy('2099-12-31');
+  const policy = new LicenceRules('2099-12-31');
   const typeQuery = types === ALL_DIFF_CHANGE_TYPES ? '' : `&type=${DIFF_CHANGE_TYPES.filter((t) => types.has(t)).join(',')}`;
   const request = (system: string, cursor?: string): BenchRequest => ({
     path:

@@ -4,7 +4,7 @@
  * middle and near the end, with the exact total (issue 14 target: p50 ≤ 20 ms at full scale).
  */
 import { OMOP_CONCEPT_SYSTEM } from '../../src/services/fhir/code-system-uris.js';
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/licences/licence-rules.js';
 import { cycle, type BenchRequest, type Scenario } from '../lib/scenario.js';
 
 const COUNT = 100;

@@ -8,7 +8,7 @@
  *   levels: both properties, then either).
  */
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../src/services/fhir/code-system-uris.js';
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../../src/licences/licence-rules.js';
 import { cycle, type BenchRequest, type Scenario } from '../lib/scenario.js';
 
 const LICENSED = [...NEVER_SERVED_VOCABULARIES, ...VALIDATION_REQUIRED_VOCABULARIES].map((v) => `'${v}'`).join(', ');

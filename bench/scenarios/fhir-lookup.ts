@@ -3,7 +3,7 @@
  * half by concept_id in the OMOP system, half by concept_code in their vocabulary's system.
  */
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../src/services/fhir/code-system-uris.js';
-import { NEVER_SERVED_VOCABULARIES } from '../../src/services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES } from '../../src/licences/licence-rules.js';
 import { cycle, type BenchContext, type Scenario } from '../lib/scenario.js';
 
 export interface SampledCode {

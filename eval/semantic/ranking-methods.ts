@@ -19,7 +19,8 @@
  *   every entry, no candidate step — what the candidate step of semantic search loses.
  */
 import type { EmbedEntry } from '../../src/importer/embed-source.js';
-import { AccessPolicy } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { ReleaseView } from '../../src/services/release-view.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { expectedDomains } from '../../src/services/fhir-resolver/cdm-target.js';
 import { resolveDisplay, type DisplayResolutionContext } from '../../src/services/fhir-resolver/display-resolution.js';
@@ -46,7 +47,7 @@ export interface RankingMethod {
 }
 
 /** The caller every method answers: sees everything a server may serve. */
-export const EVAL_POLICY = new AccessPolicy('2999-12-31');
+export const EVAL_POLICY = new LicenceRules('2999-12-31');
 
 export const KEYWORD = 'keyword (E4)';
 export const TFIDF = 'TF-IDF';
@@ -72,10 +73,9 @@ export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: 
   if (!semantic.ok) return methods;
   const lexical = createLexicalScorer(semantic.idf ?? UNIFORM_IDF);
   const ctx: SimilarContext = {
-    store: release.store,
     index: semantic.index,
     provider: semantic.provider,
-    policy: EVAL_POLICY,
+    view: new ReleaseView(release.store, EVAL_POLICY),
     lexical: (query, texts) => lexical.score(query, texts),
   };
   const semanticColumn = (name: string, context: SimilarContext) =>
@@ -87,7 +87,7 @@ export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: 
     ),
   );
   const provider = semantic.provider;
-  if (options.resolver) methods.push(resolverMethod({ store: ctx.store, policy: ctx.policy, semantic: ctx, lexical: ctx.lexical }));
+  if (options.resolver) methods.push(resolverMethod({ view: ctx.view, semantic: ctx, lexical: ctx.lexical }));
   if (!isLexiconProvider(provider)) return methods;
   for (const ablation of PROVIDER_ABLATIONS) {
     const ablated = createLexiconProvider(provider.lexicon, { weights: ablation.weights });
@@ -136,7 +136,7 @@ function resolverMethod(ctx: DisplayResolutionContext): RankingMethod {
 
 function keywordMethod(release: EvalRelease): RankingMethod {
   return refusalTolerant(KEYWORD, async (query, depth) =>
-    searchConcepts(release.store, EVAL_POLICY, { query, pageSize: depth, filters: { standardConcepts: ['S', 'C'] } }).items.map((i) => i.concept_id),
+    searchConcepts(new ReleaseView(release.store, EVAL_POLICY), { query, pageSize: depth, filters: { standardConcepts: ['S', 'C'] } }).items.map((i) => i.concept_id),
   );
 }
 

@@ -9,7 +9,7 @@ import type { IndexBuildContext, IndexBuilder } from './index-builder.js';
 import { BAND_COUNT, bandOf, LENGTH_BUCKET_COUNT, nameLength, ORD_SPAN, partitionOf, sortKeyLengthBucket, staticSortKey } from '../search-model/ranking.js';
 import { contentTokens, wordSetKey } from '../search-model/stop-words.js';
 import { exactKeyHash, indexText, tokenize, wordSetHash } from '../search-model/text-normalization.js';
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import {
   classTag,
   domainTag,

@@ -3,7 +3,7 @@
  * paged for a key that may not see some vocabularies (CPT4 without validation; GPI and MedDRA never) without
  * joining to CONCEPT.
  */
-import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../services/access-policy.js';
+import { NEVER_SERVED_VOCABULARIES, VALIDATION_REQUIRED_VOCABULARIES } from '../licences/licence-rules.js';
 import { formatQuantity } from './format.js';
 import type { IndexBuilder } from './index-builder.js';
 

@@ -3,7 +3,7 @@
  * applies the licence rules to it and adds its rows up, for the vocabulary, domain and concept-class
  * endpoints. Never reads CONCEPT.
  */
-import type { AccessPolicy } from './access-policy.js';
+import type { ReleaseView } from './release-view.js';
 import type { ConceptSummaryRecord, ReleaseStore } from '../store/release-store.js';
 
 export interface ConceptTally {
@@ -21,8 +21,8 @@ export interface ConceptTally {
 }
 
 /** Summary rows of the vocabularies this caller may see (CPT4 only when validated, never GPI/MedDRA). */
-export function visibleSummary(store: ReleaseStore, policy: AccessPolicy): ConceptSummaryRecord[] {
-  return policy.filter(store.metadata.conceptSummary());
+export function visibleSummary(view: ReleaseView): ConceptSummaryRecord[] {
+  return view.visible(view.store.metadata.conceptSummary());
 }
 
 export function emptyTally(): ConceptTally {

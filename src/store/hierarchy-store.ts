@@ -17,8 +17,8 @@ export interface HierarchyFilter {
   standardOnly: boolean;
   /** Also deprecated or replaced concepts (invalid_reason not null). */
   includeInvalid: boolean;
-  /** Never concepts of these vocabularies (the caller's licence; see services/access-policy.ts). */
-  hiddenVocabularies: readonly string[];
+  /** Never concepts of these vocabularies (the caller's licence; see licences/licence-rules.ts). */
+  hiddenVocabularyIds: readonly string[];
 }
 
 /** A concept reached through CONCEPT_ANCESTOR, with its distance from the concept asked about. */

@@ -10,7 +10,7 @@ export interface MappingFilter {
   /** Only targets in these vocabularies (undefined: any vocabulary). */
   targetVocabularyIds?: readonly string[];
   /** Never these vocabularies (licence rules). */
-  excludedVocabularyIds: readonly string[];
+  hiddenVocabularyIds: readonly string[];
   /**
    * Also rows that are no longer valid: a relationship row with an invalid_reason, or a target
    * concept with one. CONCEPT_ANCESTOR rows have no validity of their own, so for hierarchy reads

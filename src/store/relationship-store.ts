@@ -16,7 +16,7 @@ export interface OtherEndFilter {
   /** Only standard concepts (standard_concept 'S'). */
   standardOnly?: boolean;
   /** Never return these vocabularies (licence rules). */
-  excludedVocabularyIds?: readonly string[];
+  hiddenVocabularyIds?: readonly string[];
 }
 
 export interface RelationshipSelection {

@@ -33,6 +33,17 @@ export interface ReleaseRegistryOptions {
   onChange?: (labels: string[], defaultLabel: string | null) => void;
 }
 
+/**
+ * The version of a release's OMOP code system on the FHIR surface: the vocabulary release date as
+ * YYYYMMDD (as tx.fhir.org and the HL7 OMOP tests write it), else the release label.
+ */
+export function codeSystemVersionOf(store: Pick<ReleaseStore, 'manifest'>): string {
+  return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
+}
+
+/** The prefix of the OMOP code system's id (`omop-v20250827`), also accepted as a release selector. */
+export const OMOP_CODE_SYSTEM_ID_PREFIX = 'omop-v';
+
 /** Normalises the `YYYYvN` alias form (2025v2 → 2025.2). */
 export function normaliseReleaseSelector(selector: string): string {
   const s = selector.trim();
@@ -119,14 +130,33 @@ export class ReleaseRegistry {
     return [...this.releases.values()];
   }
 
-  /** Resolves a client's selector (label, YYYYvN, latest/default/current, or nothing). */
+  /**
+   * The one resolver of a client's release selector, whatever surface or parameter it came from:
+   * nothing (the default release), a label (2025.2), its YYYYvN form (2025v2), latest/default/current
+   * (the default release), or the FHIR version of a release's OMOP code system (YYYYMMDD, or the code
+   * system id omop-vYYYYMMDD; omop-v<label> for a release without a vocabulary date).
+   */
   select(selector: string | undefined | null): ReleaseSelection {
     if (this.releases.size === 0) return { ok: false, reason: 'none_loaded' };
     const wanted = selector === undefined || selector === null || selector.trim() === '' ? 'default' : normaliseReleaseSelector(selector);
     const label = RELEASE_ALIASES.has(wanted) ? this.defaultLabel : wanted;
-    const release = label ? this.releases.get(label) : undefined;
+    const release = (label ? this.releases.get(label) : undefined) ?? this.byCodeSystemVersion(wanted);
     if (!release) return { ok: false, reason: 'unknown', available: this.labels() };
     return { ok: true, release };
+  }
+
+  /** The loaded release just before this one in vocabulary-date order (the code-system version), or undefined. */
+  releaseBefore(label: string): OpenRelease | undefined {
+    const ordered = this.all().sort((a, b) => codeSystemVersionOf(a.store).localeCompare(codeSystemVersionOf(b.store)));
+    const at = ordered.findIndex((r) => r.label === label);
+    return at > 0 ? ordered[at - 1] : undefined;
+  }
+
+  /** The release whose OMOP code-system version (or code-system id) this is; the default one first when several share a date. */
+  private byCodeSystemVersion(wanted: string): OpenRelease | undefined {
+    const version = wanted.startsWith(OMOP_CODE_SYSTEM_ID_PREFIX) ? wanted.slice(OMOP_CODE_SYSTEM_ID_PREFIX.length) : wanted;
+    const matching = this.all().filter((r) => codeSystemVersionOf(r.store).toLowerCase() === version);
+    return matching.find((r) => r.label === this.defaultLabel) ?? matching[0];
   }
 
   close(): void {

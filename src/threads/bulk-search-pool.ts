@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { bulkSearch, checkBulkBody, type BulkSearchBody, type BulkSearchOutcome } from '../services/search/bulk-search.js';
-import type { AccessPolicy } from '../services/access-policy.js';
+import type { LicenceRules } from '../licences/licence-rules.js';
+import { ReleaseView } from '../services/release-view.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
 import type { OpenRelease } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
@@ -171,24 +172,25 @@ export class BulkSearchPool {
    * enough searches, idle helpers, and cores to spare (`otherRequests`, the bulk searches waiting
    * for this thread besides this one, fewer than the helpers).
    */
-  run(release: OpenRelease, policy: AccessPolicy, body: BulkSearchBody, load: { otherRequests?: number } = {}): BulkSearchOutcome[] {
+  run(release: OpenRelease, licences: LicenceRules, body: BulkSearchBody, load: { otherRequests?: number } = {}): BulkSearchOutcome[] {
+    const view = new ReleaseView(release.store, licences, release.label);
     const searches = checkBulkBody(body);
     const spare = (load.otherRequests ?? 0) < this.helpers.length;
     const idle = spare && !this.closed ? this.idleHelpers() : [];
     const parts = Math.min(idle.length + 1, Math.floor(searches.length / MIN_SEARCHES_PER_PART));
-    if (parts < 2) return bulkSearch(release.store, policy, body);
+    if (parts < 2) return bulkSearch(view, body);
     const size = Math.ceil(searches.length / parts);
     this.stats.splitRequests++;
     const remote = idle.slice(0, parts - 1).map((helper, k) => {
       const firstIndex = size * (k + 1);
       const part: BulkSearchBody = { searches: searches.slice(firstIndex, firstIndex + size), defaults: body.defaults };
-      const job: BulkJob = { id: this.nextId++, build: release.build, cpt4ValidatedUntil: policy.cpt4ValidatedUntil, body: part, firstIndex };
+      const job: BulkJob = { id: this.nextId++, build: release.build, cpt4ValidatedUntil: licences.cpt4ValidatedUntil, body: part, firstIndex };
       helper.busy = { id: job.id, since: performance.now() };
       helper.worker.postMessage(job);
       return { helper, job };
     });
     const started = performance.now();
-    const local = bulkSearch(release.store, policy, { searches: searches.slice(0, size), defaults: body.defaults });
+    const local = bulkSearch(view, { searches: searches.slice(0, size), defaults: body.defaults });
     const finished = performance.now();
     const grace = Math.max(this.options.minHelperGraceMs ?? MIN_HELPER_GRACE_MS, (finished - started) * HELPER_GRACE_RATIO);
     const deadline = finished + grace;
@@ -200,7 +202,7 @@ export class BulkSearchPool {
       }
       if (reply) {
         this.reportFallback(reply.error);
-        return bulkSearch(release.store, policy, job.body, job.firstIndex);
+        return bulkSearch(view, job.body, job.firstIndex);
       }
       // Late: run the part here a few searches at a time, and take the helper's answer if it comes
       // meanwhile (a helper that was merely slower than this thread usually answers soon after).
@@ -215,7 +217,7 @@ export class BulkSearchPool {
         }
         if (late) problem = late.error;
         const chunk: BulkSearchBody = { searches: part.slice(start, start + LATE_PART_CHUNK), defaults: job.body.defaults };
-        done.push(...bulkSearch(release.store, policy, chunk, job.firstIndex + start));
+        done.push(...bulkSearch(view, chunk, job.firstIndex + start));
       }
       this.reportFallback(problem ?? 'the helper did not answer in time');
       return done;

@@ -4,7 +4,7 @@
  * channel the pool gave it, raising the shared flag the pool waits on.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { AccessPolicy } from '../services/access-policy.js';
+import { ReleaseView } from '../services/release-view.js';
 import { bulkSearch } from '../services/search/bulk-search.js';
 import { configureSearch } from '../services/search/search-settings.js';
 import { buildDirName, type ReleaseBuild } from '../store/data-dir.js';
@@ -63,7 +63,7 @@ parentPort?.on('message', (message: BulkJob | RetainMessage | HelperChannel | St
   }
   let reply: BulkJobReply;
   try {
-    reply = { id: message.id, outcomes: bulkSearch(storeFor(message.build), new AccessPolicy(message.cpt4ValidatedUntil), message.body, message.firstIndex) };
+    reply = { id: message.id, outcomes: bulkSearch(ReleaseView.of(storeFor(message.build), message.cpt4ValidatedUntil), message.body, message.firstIndex) };
   } catch (err) {
     reply = { id: message.id, error: (err as Error).message };
   }

@@ -21,6 +21,8 @@ const RULES: readonly ForbiddenImport[] = [
   ...['src/services', 'src/http', 'src/store', 'src/importer'].map((to) => ({ from: 'src/search-model', to })),
   // The mapping model computes what the importer stores; only the store's record types are below it.
   ...['src/services', 'src/http', 'src/importer'].map((to) => ({ from: 'src/mapping-model', to })),
+  // The licence rules are below everything that applies them (the store's filters, the importer, the services).
+  ...['src/services', 'src/http', 'src/store', 'src/importer', 'src/threads'].map((to) => ({ from: 'src/licences', to })),
   { from: 'src/http/plumbing', to: 'src/http/fhir' },
 ];
 

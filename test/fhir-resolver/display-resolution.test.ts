@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
-import { AccessPolicy } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { ReleaseView } from '../../src/services/release-view.js';
 import { ServiceError } from '../../src/services/errors.js';
 import {
   DISPLAY_MATCH_THRESHOLD,
@@ -32,8 +33,8 @@ import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-
 import { writeAthenaFixture } from '../helpers/athena-fixture.js';
 import { DEMO_VOCABULARY_DIR, readSourceConcepts, readSourceTable } from '../metadata/concept-file.js';
 
-const UNVALIDATED = new AccessPolicy(null);
-const VALIDATED = new AccessPolicy('2999-12-31');
+const UNVALIDATED = new LicenceRules(null);
+const VALIDATED = new LicenceRules('2999-12-31');
 
 const demo = readSourceConcepts(DEMO_VOCABULARY_DIR);
 const demoById = new Map(demo.map((c) => [c.concept_id, c]));
@@ -49,7 +50,7 @@ interface OpenRelease {
   registry: SemanticIndexRegistry;
   dataDir: string;
   /** The context of a caller with this licence, with the release's vectors or (semantic: null) as a release without them. */
-  context(policy: AccessPolicy, withVectors?: boolean): DisplayResolutionContext;
+  context(policy: LicenceRules, withVectors?: boolean): DisplayResolutionContext;
 }
 
 /** Loads an Athena directory with its vectors and opens it as the server does. */
@@ -67,9 +68,8 @@ async function openRelease(sourceDir: string): Promise<OpenRelease> {
     registry,
     dataDir,
     context: (policy, withVectors = true) => ({
-      store,
-      policy,
-      semantic: withVectors ? { store, index: found.index, provider: found.provider, policy } : null,
+      view: new ReleaseView(store, policy),
+      semantic: withVectors ? { index: found.index, provider: found.provider, view: new ReleaseView(store, policy) } : null,
       lexical: (query, texts) => lexical.score(query, texts),
     }),
   };

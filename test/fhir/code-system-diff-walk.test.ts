@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
-import { AccessPolicy } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { ReleaseView } from '../../src/services/release-view.js';
 import { compareUtf8, diffCodeSystem, type CodeSystemDiffPage, type CodeSystemDiffRequest } from '../../src/services/terminology/code-system-diff.js';
 import type { ReleaseChange } from '../../src/services/terminology/release-diff.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
@@ -78,8 +79,8 @@ afterAll(() => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const unvalidated = new AccessPolicy(null);
-const validated = new AccessPolicy('2999-12-31');
+const unvalidated = new LicenceRules(null);
+const validated = new LicenceRules('2999-12-31');
 
 /** The store with its walk reads counted (rows returned by inCodeOrder and inIdOrder since the last reset). */
 function counted(store: ReleaseStore): { store: ReleaseStore; rows: () => number; reset: () => void } {
@@ -96,14 +97,14 @@ function counted(store: ReleaseStore): { store: ReleaseStore; rows: () => number
 }
 
 /** Every page of the walk, with the concepts each page read per release. */
-function walk(system: string, policy: AccessPolicy, request: Omit<CodeSystemDiffRequest, 'cursor'>, budget?: number, releases = [before, after]) {
+function walk(system: string, policy: LicenceRules, request: Omit<CodeSystemDiffRequest, 'cursor'>, budget?: number, releases = [before, after]) {
   const [from, to] = [counted(releases[0]!), counted(releases[1]!)];
   const pages: Array<CodeSystemDiffPage & { read: [number, number] }> = [];
   let cursor: string | undefined;
   do {
     from.reset();
     to.reset();
-    const page = diffCodeSystem(from.store, to.store, policy, system, { ...request, cursor }, budget);
+    const page = diffCodeSystem(from.store, to.store, new ReleaseView(to.store, policy), system, { ...request, cursor }, budget);
     pages.push({ ...page, read: [from.rows(), to.rows()] });
     cursor = page.next;
     expect(pages.length).toBeLessThan(200);
@@ -217,11 +218,11 @@ describe('the whole-system walk with a small scan budget', () => {
       });
       return Object.create(store, { concepts: { value: concepts } }) as ReleaseStore;
     };
-    const page = diffCodeSystem(watching(before), watching(after), validated, OMOP, { types });
+    const page = diffCodeSystem(watching(before), watching(after), new ReleaseView(after, validated), OMOP, { types });
     expect(page.changes.map((c) => c.code)).toEqual(['1001', '1009', '1012']);
     expect(page.counts).toEqual([{ type: 'renamed', count: 3 }]);
     expect(reads.mapsTo).toBe(0);
-    diffCodeSystem(watching(before), watching(after), validated, OMOP, {});
+    diffCodeSystem(watching(before), watching(after), new ReleaseView(after, validated), OMOP, {});
     expect(reads.mapsTo).toBeGreaterThan(0);
   });
 });

@@ -159,9 +159,25 @@ describe('exact matching by columns alone', () => {
     expect(await findMatches(OMOP, true, [['concept-class-id', 'No such class']])).toEqual([]);
   });
 
-  it('CPT4 concepts only for a validated key (Authentication 5)', async () => {
+  it('CPT4 concepts only for a validated key (Authentication 5); naming CPT4 without one is 403 forbidden, as on REST', async () => {
     const wanted: Array<[Field, string]> = [['vocabulary-id', 'CPT4']];
-    expect(await findMatches(OMOP, true, wanted)).toEqual([]);
+    for (const exact of [true, false]) {
+      const named = await t.request('/fhir/r4/CodeSystem/$find-matches', {
+        method: 'POST',
+        headers: { 'content-type': 'application/fhir+json' },
+        body: { resourceType: 'Parameters', parameter: [{ name: 'system', valueUri: OMOP }, { name: 'exact', valueBoolean: exact }, property('vocabulary-id', 'CPT4'), property('domain-id', 'Procedure')] },
+      });
+      expect(named.status).toBe(403);
+      expect(named.body.resourceType).toBe('OperationOutcome');
+      expect(named.body.issue[0].code).toBe('forbidden');
+      expect(named.body.issue[0].details.text).toContain('CPT4');
+    }
+    const rest = await t.request('/v1/search/concepts?query=procedure&vocabulary_ids=CPT4');
+    expect(rest.status).toBe(403);
+    expect(rest.body.error.code).toBe('vocabulary_restricted');
+    // Without naming CPT4, its concepts are simply not among the matches.
+    expect(expectedIds([['domain-id', 'Procedure']], true).length).toBeGreaterThan(expectedIds([['domain-id', 'Procedure']]).length);
+    expect(ids(await findMatches(OMOP, true, [['domain-id', 'Procedure']]))).toEqual(expectedIds([['domain-id', 'Procedure']]));
     expect(ids(await findMatches(OMOP, true, wanted, { key: validatedKey }))).toEqual(expectedIds(wanted, true));
     const refused = await t.request('/fhir/r4/CodeSystem/$find-matches', {
       method: 'POST',

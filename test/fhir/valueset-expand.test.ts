@@ -241,6 +241,21 @@ describe('inline compose filters', () => {
     expect(codesOf(byVocabulary.body)).toEqual(['1367571', '1383815', '36274733']);
   });
 
+  it('Authentication 5: a vocabulary-id filter naming CPT4 is 403 forbidden without a validated key (never an empty expansion)', async () => {
+    const valueSet = inline([{ system: OMOP, filter: [{ property: 'vocabulary-id', op: '=', value: 'CPT4' }] }]);
+    const refused = await expandPost([{ name: 'valueSet', resource: valueSet }]);
+    expect(refused.status).toBe(403);
+    expect(refused.body.resourceType).toBe('OperationOutcome');
+    expect(refused.body.issue[0].code).toBe('forbidden');
+    expect(refused.body.issue[0].details.text).toContain('CPT4');
+    const inList = await expandPost([{ name: 'valueSet', resource: inline([{ system: OMOP, filter: [{ property: 'vocabulary-id', op: 'in', value: 'RxNorm,CPT4' }] }]) }]);
+    expect(inList.status).toBe(403);
+    const validated = await t.createKey({ cpt4_validated_until: '2999-12-31' });
+    const allowed = await expandPost([{ name: 'valueSet', resource: valueSet }], { key: validated });
+    expect(allowed.status).toBe(200);
+    expect(codesOf(allowed.body)).toEqual([String(CPT_VISIT)]);
+  });
+
   it('an unsupported op or property, or a ValueSet without compose, is 400 naming the element', async () => {
     const op = await expandPost([{ name: 'valueSet', resource: inline([{ system: SNOMED, filter: [{ property: 'concept', op: 'generalizes', value: '44054006' }] }]) }]);
     expect(op.status).toBe(400);

@@ -52,6 +52,38 @@ describe('release selection', () => {
     expect(await releaseOf('/v1/concepts/201826?vocab_release=2025v1')).toBe('2025.1');
   });
 
+  it.each([
+    ['20250227', '2025.1'],
+    ['omop-v20250227', '2025.1'],
+    ['OMOP-V20250827', '2025.2'],
+  ])('accepts the FHIR code-system version %s (the vocabulary date of %s) on every surface', async (selector, label) => {
+    expect(await releaseOf(`/v1/concepts/201826?vocab_release=${selector}`)).toBe(label);
+    const lookup = await t.request(`/fhir/r4/CodeSystem/$lookup?system=${encodeURIComponent('https://fhir-terminology.ohdsi.org')}&code=201826`, {
+      headers: { 'X-Vocab-Release': selector },
+    });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.parameter.find((p: { name: string }) => p.name === 'version').valueString).toBe(selector.toLowerCase().replace('omop-v', ''));
+  });
+
+  it('FHIR parameters that name a release take the same spellings and get the same message', async () => {
+    const omop = encodeURIComponent('https://fhir-terminology.ohdsi.org');
+    const diff = await t.request(`/fhir/r4/CodeSystem/$diff?system=${omop}&code=201826&fromVersion=2025v1&toVersion=omop-v20250827`);
+    expect(diff.status).toBe(200);
+    const value = (name: string) => diff.body.parameter.find((p: { name: string }) => p.name === name).valueString;
+    expect([value('fromVersion'), value('toVersion')]).toEqual(['2025.1', '2025.2']);
+
+    const unknownDiff = await t.request(`/fhir/r4/CodeSystem/$diff?system=${omop}&code=201826&fromVersion=2019.1`);
+    expect(unknownDiff.status).toBe(404);
+    expect(unknownDiff.body.issue[0].details.text).toContain("Parameter 'fromVersion': unknown vocabulary release '2019.1'. Releases on this server: 2025.1, 2025.2");
+    const batch = await t.request('/fhir/r4', {
+      method: 'POST',
+      body: { resourceType: 'Bundle', type: 'batch', entry: [{ request: { method: 'GET', url: 'metadata?vocab_release=2019.1' } }] },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.entry[0].response.status).toMatch(/^404/);
+    expect(batch.body.entry[0].response.outcome.issue[0].details.text).toContain("Unknown vocabulary release '2019.1'. Releases on this server: 2025.1, 2025.2");
+  });
+
   it('an unknown release is a 400 naming the releases that exist', async () => {
     const res = await t.request('/v1/concepts/201826?vocab_release=2019.1');
     expect(res.status).toBe(400);

@@ -252,6 +252,19 @@ describe.skipIf(MISSING_SHARED_VOCAB).each([
     expect(invalidToo.body.meta.pagination.total_items).toBe(expected.length);
   });
 
+  it('naming a restricted vocabulary in vocabulary_ids is 403 vocabulary_restricted, never an empty page (docs/licences.md)', async () => {
+    const refused = await inRelease(10, 'vocabulary_ids=CPT4');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('vocabulary_restricted');
+    expect(refused.body.error.details.vocabulary_id).toBe('CPT4');
+    const never = await inRelease(10, 'vocabulary_ids=SNOMED,MedDRA', cpt4Key);
+    expect(never.status).toBe(403);
+    expect(never.body.error.details.vocabulary_id).toBe('MedDRA');
+    const validated = await inRelease(10, 'vocabulary_ids=CPT4', cpt4Key);
+    expect(validated.status).toBe(200);
+    expect(triples(validated.body.data.relationships)).toEqual(['10|Maps to|14']);
+  });
+
   it('never shows MedDRA; CPT4 only to a validated key', async () => {
     const plain = await inRelease(10);
     const plainTargets = plain.body.data.relationships.map((r: { concept_id_2: number }) => r.concept_id_2);

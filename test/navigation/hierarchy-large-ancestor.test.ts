@@ -113,6 +113,11 @@ describe('descendants of a large ancestor and of a small one', () => {
       for (const validated of [false, true]) {
         const key = validated ? validatedKey : undefined;
         for (const [query, filter] of CASES) {
+          if (!validated && filter.vocabularyIds?.includes('CPT4')) {
+            // Naming CPT4 without a validated licence is refused (docs/licences.md).
+            expect((await t.request(`/v1/concepts/${concept}/descendants?${query}`)).status, query).toBe(403);
+            continue;
+          }
           const expected = ids(expectedLineage(files, concept, 'descendants', { ...filter, visible: visibleTo(validated) }).map((n) => n.concept));
           expect(expected.length, query).toBeGreaterThan(0);
           const seen = await allPages(`/v1/concepts/${concept}/descendants?${query}`, key, 200, expected.length);
@@ -137,12 +142,17 @@ describe('descendants of a large ancestor and of a small one', () => {
     expect(summary.unique_vocabularies).not.toContain('CPT4');
     expect(summary.unique_vocabularies).not.toContain('MedDRA');
     expect(summary.total_descendants).toBe(expectedLineage(files, ROOT, 'descendants').length);
-    const validated = await t.request(`/v1/concepts/${ROOT}/descendants?vocabulary_ids=CPT4,MedDRA&page_size=200`, { key: validatedKey });
+    const validated = await t.request(`/v1/concepts/${ROOT}/descendants?vocabulary_ids=CPT4&page_size=200`, { key: validatedKey });
     expect(validated.body.data.descendants.length).toBeGreaterThan(0);
     expect(validated.body.data.descendants.every((n: { vocabulary_id: string }) => n.vocabulary_id === 'CPT4')).toBe(true);
+    // Naming a restricted vocabulary is an explicit request for it: 403, never a silent empty list (docs/licences.md).
     const hidden = await t.request(`/v1/concepts/${ROOT}/descendants?vocabulary_ids=CPT4,MedDRA`);
-    expect(hidden.body.data.descendants).toEqual([]);
-    expect(hidden.body.meta.pagination.total_items).toBe(0);
+    expect(hidden.status).toBe(403);
+    expect(hidden.body.error.code).toBe('vocabulary_restricted');
+    expect(hidden.body.error.details.vocabulary_id).toBe('CPT4');
+    const never = await t.request(`/v1/concepts/${ROOT}/descendants?vocabulary_ids=MedDRA`, { key: validatedKey });
+    expect(never.status).toBe(403);
+    expect(never.body.error.details.vocabulary_id).toBe('MedDRA');
   });
 
   it("licence rules: a leaf's CPT4 ancestor is shown to a validated key only, its MedDRA ancestor to nobody; a CPT4 concept is 403 without validation", async () => {

@@ -41,7 +41,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const filter = (vocabularies?: string[]): MappingFilter => ({ targetVocabularyIds: vocabularies, excludedVocabularyIds: [], includeInvalid: false });
+const filter = (vocabularies?: string[]): MappingFilter => ({ targetVocabularyIds: vocabularies, hiddenVocabularyIds: [], includeInvalid: false });
 const nearestFirst = (items: typeof DESCENDANTS) => [...items].sort((a, b) => a.level - b.level || a.id - b.id).map((d) => d.id);
 
 describe('MappingStore bounds', () => {

@@ -119,6 +119,15 @@ describe('POST /v1/concepts/recommended', () => {
     ]);
   });
 
+  it('vocabulary_ids naming a restricted vocabulary is 403 vocabulary_restricted, not an empty list (docs/licences.md)', async () => {
+    for (const vocabularyIds of [['CPT4'], ['SNOMED', 'MedDRA']]) {
+      const res = await t.request('/v1/concepts/recommended', { method: 'POST', body: { concept_ids: [T2DM], vocabulary_ids: vocabularyIds } });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('vocabulary_restricted');
+      expect(res.body.error.details.vocabulary_id).toBe(vocabularyIds.at(-1));
+    }
+  });
+
   it('body validation: 1–100 concept_ids, ≤ 20 relationship_types, ≤ 50 vocabulary_ids and domain_ids, types', async () => {
     const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
     for (const [body, parameter] of [

@@ -1,4 +1,5 @@
 /** Paging is stable: the concatenation of pages equals the unpaged order, without duplicates, over thousands of hits. */
+import { ReleaseView } from '../../src/services/release-view.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureConcept } from '../helpers/athena-fixture.js';
 import { searchConcepts } from '../../src/services/search/keyword-search.js';
@@ -56,13 +57,13 @@ describe('stable paging', () => {
   for (const [label, filters] of cases) {
     it(`concatenated pages equal the unpaged order (${label})`, () => {
       const policy = licensed();
-      const all = searchConcepts(f.store, policy, { query: 'widget', filters, window: { offset: 0, limit: 100000 } });
+      const all = searchConcepts(new ReleaseView(f.store, policy), { query: 'widget', filters, window: { offset: 0, limit: 100000 } });
       expect(all.total).toBe(all.items.length);
       expect(all.items.length).toBeGreaterThan(label === 'no filter' || label === 'include_invalid' ? 2000 : 500);
       for (const pageSize of [20, 37, 200]) {
         const seen: number[] = [];
         for (let page = 1; ; page++) {
-          const r = searchConcepts(f.store, policy, { query: 'widget', filters, page, pageSize });
+          const r = searchConcepts(new ReleaseView(f.store, policy), { query: 'widget', filters, page, pageSize });
           expect(r.total).toBe(all.total);
           seen.push(...r.items.map((i) => i.concept_id));
           if (r.items.length < pageSize) break;
@@ -77,9 +78,9 @@ describe('stable paging', () => {
 
   it('min_score keeps a prefix of the list and counts it', () => {
     const policy = licensed();
-    const all = searchConcepts(f.store, policy, { query: 'widget', window: { offset: 0, limit: 100000 } });
+    const all = searchConcepts(new ReleaseView(f.store, policy), { query: 'widget', window: { offset: 0, limit: 100000 } });
     const cut = all.items[Math.floor(all.items.length / 2)]!.match_score;
-    const r = searchConcepts(f.store, policy, { query: 'widget', minScore: cut, window: { offset: 0, limit: 100000 } });
+    const r = searchConcepts(new ReleaseView(f.store, policy), { query: 'widget', minScore: cut, window: { offset: 0, limit: 100000 } });
     expect(r.items).toEqual(all.items.filter((i) => i.match_score >= cut));
     expect(r.total).toBe(r.items.length);
   });
@@ -102,9 +103,9 @@ describe('pages without a total (bulk search, suggest)', () => {
           for (const prefixLastToken of [false, true]) {
             const request = { query, filters, page, pageSize, prefixLastToken };
             // The reference walks every tier of every band: a min_score (however small) turns budgets off.
-            const reference = searchConcepts(f.store, policy, { ...request, minScore: Number.MIN_VALUE });
-            const counted = searchConcepts(f.store, policy, request);
-            const uncounted = searchConcepts(f.store, policy, { ...request, countTotal: false });
+            const reference = searchConcepts(new ReleaseView(f.store, policy), { ...request, minScore: Number.MIN_VALUE });
+            const counted = searchConcepts(new ReleaseView(f.store, policy), request);
+            const uncounted = searchConcepts(new ReleaseView(f.store, policy), { ...request, countTotal: false });
             const what = `${query} page ${page} of ${pageSize}${prefixLastToken ? ', last word as prefix' : ''}`;
             expect(uncounted.total).toBeNull();
             expect(uncounted.items, what).toEqual(reference.items);

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeAthenaFixture, type FixtureConcept, type FixtureVocabulary } from '../helpers/athena-fixture.js';
 import { loadRelease } from '../../src/importer/load-release.js';
-import { AccessPolicy } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { ReleaseView } from '../../src/services/release-view.js';
 import { listReleaseBuilds, type ReleaseBuild } from '../../src/store/data-dir.js';
 import type { ReleaseStore } from '../../src/store/release-store.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
@@ -37,8 +38,8 @@ export async function openFixtureStore(fixture: FixtureVocabulary): Promise<Fixt
 }
 
 /** A caller who may see everything but GPI/MedDRA, and one without CPT4 rights. */
-export const licensed = () => new AccessPolicy('2999-12-31');
-export const unlicensed = () => new AccessPolicy(null);
+export const licensed = () => new LicenceRules('2999-12-31');
+export const unlicensed = () => new LicenceRules(null);
 
 let nextId = 1_000_000;
 /** A concept with defaults (standard SNOMED Condition, Clinical Finding); a fresh id unless given. */
@@ -51,7 +52,7 @@ import { searchConcepts, type ConceptSearchRecord, type KeywordSearchRequest } f
 
 /** Runs a keyword search as a licensed caller (service contract). */
 export function run(store: ReleaseStore, query: string, options: Omit<KeywordSearchRequest, 'query'> = {}, policy = licensed()) {
-  return searchConcepts(store, policy, { pageSize: 200, ...options, query });
+  return searchConcepts(new ReleaseView(store, policy), { pageSize: 200, ...options, query });
 }
 
 export const ids = (items: readonly ConceptSearchRecord[]) => items.map((i) => i.concept_id);

@@ -64,7 +64,7 @@ describe('search index format', () => {
     // The fixture has no word frequent enough to be precounted; plant a count in a copy of the store.
     const copy = `${f.build.storePath}.counted.sqlite`;
     withStore((db) => db.exec(`VACUUM INTO '${copy}'`));
-    const hidden = [...licensed().hiddenVocabularies()].sort();
+    const hidden = [...licensed().hiddenVocabularyIds()].sort();
     const writable = new Database(copy);
     writable.prepare('INSERT INTO search_count (key, value) VALUES (?, ?)').run(JSON.stringify(['gadget', STANDARD_CORE, hidden]), 40);
     writable.close();

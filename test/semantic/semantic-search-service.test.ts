@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../src/importer/load-release.js';
-import { AccessPolicy } from '../../src/services/access-policy.js';
+import { LicenceRules } from '../../src/licences/licence-rules.js';
+import { ReleaseView } from '../../src/services/release-view.js';
 import { ServiceError } from '../../src/services/errors.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
 import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
@@ -24,8 +25,8 @@ import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js
 import { DEMO_VOCABULARY_DIR, readSourceConcepts } from '../metadata/concept-file.js';
 import { indexedEntries, InMemorySemanticIndex, spellingProvider } from './semantic-service-fakes.js';
 
-const UNVALIDATED = new AccessPolicy(null);
-const VALIDATED = new AccessPolicy('2999-12-31');
+const UNVALIDATED = new LicenceRules(null);
+const VALIDATED = new LicenceRules('2999-12-31');
 const demo = new Map(readSourceConcepts(DEMO_VOCABULARY_DIR).map((c) => [c.concept_id, c]));
 const idsNamed = (pattern: RegExp, vocabularyId?: string) =>
   [...demo.values()].filter((c) => pattern.test(c.concept_name) && (!vocabularyId || c.vocabulary_id === vocabularyId)).map((c) => c.concept_id);
@@ -34,7 +35,7 @@ let dataDir: string;
 let store: ReleaseStore;
 let index: InMemorySemanticIndex;
 let ctx: SimilarContext;
-const withPolicy = (policy: AccessPolicy): SimilarContext => ({ ...ctx, policy });
+const withPolicy = (policy: LicenceRules): SimilarContext => ({ ...ctx, view: new ReleaseView(store, policy) });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'omopterm-semantic-'));
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const provider = spellingProvider();
   index = await InMemorySemanticIndex.build(provider, indexedEntries());
   const lexical = createLexicalScorer(UNIFORM_IDF);
-  ctx = { store, index, provider, policy: UNVALIDATED, lexical: (q, t) => lexical.score(q, t) };
+  ctx = { index, provider, view: new ReleaseView(store, UNVALIDATED), lexical: (q, t) => lexical.score(q, t) };
 });
 afterAll(() => {
   store?.close();

@@ -3,6 +3,7 @@
  * its own connection to the same build; the outcome must be exactly the in-thread outcome, also when
  * a helper is slow, hung or dead.
  */
+import { ReleaseView } from '../../src/services/release-view.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BulkSearchPool, type BulkSearchPoolOptions } from '../../src/threads/bulk-search-pool.js';
 import { bulkSearch, type BulkSearchBody, type BulkSearchOutcome } from '../../src/services/search/bulk-search.js';
@@ -70,7 +71,7 @@ describe('BulkSearchPool', () => {
       expect(pool.size).toBe(1);
       for (const policy of [licensed(), unlicensed()]) {
         const split = pool.run(release, policy, body);
-        expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, policy, body)));
+        expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, policy), body)));
         expect(split.map((o) => o.search_id)).toEqual(body.searches!.map((s, i) => s.search_id ?? String(i + 1)));
       }
       expect(pool.stats.splitRequests).toBe(3);
@@ -100,15 +101,15 @@ describe('BulkSearchPool', () => {
   it('runs small requests, requests under load, and every request after close in the calling thread', async () => {
     const pool = await startedPool();
     const small = { searches: [{ query: 'alpha' }, { query: 'beta' }] };
-    expect(withoutDuration(pool.run(release, licensed(), small))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), small)));
+    expect(withoutDuration(pool.run(release, licensed(), small))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), small)));
     expect(pool.stats.splitRequests).toBe(1);
     // another request in flight: the one helper's core is not spare
-    expect(withoutDuration(pool.run(release, licensed(), body, { otherRequests: 1 }))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+    expect(withoutDuration(pool.run(release, licensed(), body, { otherRequests: 1 }))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
     expect(pool.stats.splitRequests).toBe(1);
     pool.run(release, licensed(), body, { otherRequests: 0 });
     expect(pool.stats.splitRequests).toBe(2);
     await pool.close();
-    expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+    expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
     expect(pool.stats.splitRequests).toBe(2);
   });
 
@@ -125,7 +126,7 @@ describe('BulkSearchPool', () => {
       expect(problems.some((m) => /helper exited/.test(m))).toBe(true);
       const helperSearchesBefore = pool.stats.helperSearches;
       const split = await untilSplit(pool);
-      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.helperSearches).toBeGreaterThan(helperSearchesBefore);
       expect(pool.stats.fallbacks).toBe(0);
     } finally {
@@ -140,16 +141,16 @@ describe('BulkSearchPool', () => {
     try {
       pool.workersForTest[0]!.postMessage({ stallMs: 3000 });
       const late = pool.run(release, licensed(), body);
-      expect(withoutDuration(late)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(withoutDuration(late)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.splitRequests).toBe(2);
       expect(pool.stats.fallbacks).toBe(1);
       expect(problems.some((m) => /did not answer in time/.test(m))).toBe(true);
       // still busy with the part given up: the next request is not split
-      expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.splitRequests).toBe(2);
       // once it has answered, it is used again
       const split = await untilSplit(pool);
-      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.fallbacks).toBe(1);
       expect(pool.stats.restarts).toBe(0);
     } finally {
@@ -173,7 +174,7 @@ describe('BulkSearchPool', () => {
       expect(pool.workersForTest).toHaveLength(1);
       expect(pool.workersForTest[0]).not.toBe(first);
       const split = await untilSplit(pool);
-      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(f.store, licensed(), body)));
+      expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
     } finally {
       await pool.close();
     }

@@ -1,12 +1,13 @@
 /**
  * How a FHIR interaction is registered: once per path under `/fhir/{version}` for the four wire versions, its
- * handler returning a resource shaped for the version, which the edge serialises; another method on the path is a
- * 405.
+ * handler getting the request's release view and returning a resource shaped for the version, which the edge
+ * serialises; another method on the path is a 405.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AccessPolicy } from '../../services/access-policy.js';
+import type { ReleaseView } from '../../services/release-view.js';
 import { notFound, ServiceError } from '../../services/errors.js';
+import { codeSystemVersionOf } from '../../store/release-registry.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { noSuchEndpoint } from '../plumbing/error-responses.js';
 import { ReleaseQuery } from '../plumbing/schemas.js';
@@ -28,9 +29,8 @@ export interface FhirOperationContext {
   request: FastifyRequest;
   version: FhirVersion;
   params: OperationParameters;
-  store: ReleaseStore;
-  policy: AccessPolicy;
-  releaseLabel: string;
+  /** The selected release seen with the caller's licence rules (label: view.label): every concept read goes through it. */
+  view: ReleaseView;
 }
 
 export interface FhirOperationSpec {
@@ -59,7 +59,7 @@ export function fhirVersionOf(request: FastifyRequest): FhirVersion {
  * release label.
  */
 export function fhirCodeSystemVersion(store: ReleaseStore): string {
-  return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
+  return codeSystemVersionOf(store);
 }
 
 /** The query every FHIR route takes besides its own parameters: output format and release. */
@@ -110,9 +110,7 @@ export function registerFhirOperation(app: FastifyInstance, spec: FhirOperationS
           request,
           version,
           params,
-          store: request.release.store,
-          policy: request.caller.policy,
-          releaseLabel: request.release.label,
+          view: request.view,
         });
         return sendResource(request, reply, resource);
       },

@@ -8,13 +8,13 @@ import type { FhirOperationContext } from './fhir-operation.js';
 
 /** The ValueSet the request names: `valueSet` inline, or `url` (with the `tx-resource` ValueSets sent along). */
 export function requestedDefinition(ctx: FhirOperationContext, activeOnly: boolean): ValueSetDefinition {
-  const { params, store, policy } = ctx;
+  const { params, view } = ctx;
   const options = { activeOnly };
   const inline = params.resource('valueSet');
-  if (inline) return definitionOfResource(store, policy, inline, options);
+  if (inline) return definitionOfResource(view, inline, options);
   const url = params.get('url');
   if (url === undefined || url.trim() === '') throw validationError("Parameter 'url' (or 'valueSet', a ValueSet resource) is required.", { parameter: 'url' });
-  return definitionOfUrl(store, policy, url.trim(), params.resources('tx-resource'), options);
+  return definitionOfUrl(view, url.trim(), params.resources('tx-resource'), options);
 }
 
 /** The ValueSet input of both operations, as their OpenAPI descriptions give it. */

@@ -1,14 +1,16 @@
 /**
  * The request gate, run once for every request before any route code, deciding on the matched route: transport,
- * rate, API key (or OAuth token on /fhir), monthly quota and release selection, through one call to the state
- * store.
+ * rate, API key (or OAuth token on /fhir), monthly quota, release selection and the request's release view (the
+ * release with the key's licence rules), through one call to the state store.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AccessPolicy } from '../../services/access-policy.js';
+import { LicenceRules } from '../../licences/licence-rules.js';
 import { ServiceError } from '../../services/errors.js';
+import { ReleaseView } from '../../services/release-view.js';
 import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
+import { resolveRelease } from './release-resolution.js';
 import { normalisedPath, surfaceOfPath, type Surface } from './request-context.js';
 
 export interface GatekeeperOptions {
@@ -104,6 +106,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   app.decorateRequest('surface', 'rest');
   app.decorateRequest('caller', null as never);
   app.decorateRequest('release', null as never);
+  app.decorateRequest('view', null as never);
   app.decorateRequest('rateDecision', undefined);
   app.decorateRequest('startedAt', 0n);
 
@@ -160,34 +163,19 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
         ),
       );
     }
-    request.caller = { key, policy: new AccessPolicy(key.cpt4_validated_until) };
+    request.caller = { key, licences: new LicenceRules(key.cpt4_validated_until) };
   });
 
   // Release selection needs the parsed query string, so it runs after parsing.
   app.addHook('preValidation', async (request, reply) => {
     if (!requiresKey(request)) return;
-    const selection = registry.select(releaseSelector(request));
-    if (selection.ok) {
-      request.release = selection.release;
-      return;
+    try {
+      const release = resolveRelease(registry, releaseSelector(request), { surface: request.surface });
+      request.release = release;
+      request.view = new ReleaseView(release.store, request.caller.licences, release.label);
+    } catch (error) {
+      if (error instanceof ServiceError) return sendError(request, reply, error);
+      throw error;
     }
-    if (selection.reason === 'none_loaded') {
-      return sendError(
-        request,
-        reply,
-        new ServiceError(503, 'service_unavailable', 'No vocabulary release is loaded on this server yet: run `omopterm load <athena-dir> --release YYYY.Q`.'),
-      );
-    }
-    const wanted = releaseSelector(request);
-    return sendError(
-      request,
-      reply,
-      new ServiceError(
-        request.surface === 'fhir' ? 404 : 400,
-        'release_not_found',
-        `Unknown vocabulary release '${wanted}'. Releases on this server: ${selection.available.join(', ')} (or latest/default/current).`,
-        { requested: wanted, available_releases: selection.available },
-      ),
-    );
   });
 }

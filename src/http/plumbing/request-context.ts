@@ -1,9 +1,10 @@
 /**
  * What the cross-cutting hooks attach to every request before a route handler runs.
- * Route handlers read `request.caller` and `request.release`; they never authenticate, select a
- * release, or count calls themselves.
+ * Route handlers read concepts through `request.view` (the selected release seen with the caller's
+ * licence rules); they never authenticate, select a release, apply licences or count calls themselves.
  */
-import type { AccessPolicy } from '../../services/access-policy.js';
+import type { LicenceRules } from '../../licences/licence-rules.js';
+import type { ReleaseView } from '../../services/release-view.js';
 import type { ApiKeyRecord, RateDecision } from '../../state/state-store.js';
 import type { OpenRelease } from '../../store/release-registry.js';
 
@@ -12,7 +13,7 @@ export type Surface = 'rest' | 'fhir';
 
 export interface Caller {
   key: ApiKeyRecord;
-  policy: AccessPolicy;
+  licences: LicenceRules;
 }
 
 declare module 'fastify' {
@@ -20,8 +21,10 @@ declare module 'fastify' {
     surface: Surface;
     /** Set for every authenticated request (all /v1 and /fhir routes). */
     caller: Caller;
-    /** Set for every route that works on a release (all /v1 and /fhir routes). */
+    /** Set for every route that works on a release (all /v1 and /fhir routes): for its label, build and vectors; read concepts through `view`. */
     release: OpenRelease;
+    /** The selected release seen with the caller's licence rules: every concept read of a route goes through it. */
+    view: ReleaseView;
     rateDecision: RateDecision | undefined;
     startedAt: bigint;
   }

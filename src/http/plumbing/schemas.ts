@@ -6,7 +6,7 @@ import { Type, type TSchema } from 'typebox';
 
 export const ReleaseQuery = {
   vocab_release: Type.Optional(
-    Type.String({ description: 'Vocabulary release label (YYYY.Q), or latest/default/current. Also accepted as the X-Vocab-Release header.' }),
+    Type.String({ description: 'Vocabulary release label (YYYY.Q, or YYYYvQ), latest/default/current, or the release\'s FHIR code-system version (YYYYMMDD, omop-vYYYYMMDD). Also accepted as the X-Vocab-Release header.' }),
   ),
 };
 

@@ -46,7 +46,7 @@ export function registerConceptClassRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const q = request.query;
-      const classes = listConceptClasses(request.release.store, request.caller.policy, {
+      const classes = listConceptClasses(request.view, {
         vocabularyIds: csvList(q.vocabulary_ids),
         includeStats: q.include_stats,
       });
@@ -71,7 +71,7 @@ export function registerConceptClassRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const q = request.query;
-      const classes = listConceptClasses(request.release.store, request.caller.policy, {
+      const classes = listConceptClasses(request.view, {
         vocabularyIds: q.vocabulary_id === undefined ? undefined : [q.vocabulary_id],
         includeStats: q.include_stats,
       });

@@ -64,7 +64,7 @@ export function registerConceptRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const detail = getConceptById(request.release.store, request.caller.policy, request.params.concept_id, request.query);
+      const detail = getConceptById(request.view, request.params.concept_id, request.query);
       return ok(request, detail);
     },
   );
@@ -85,8 +85,7 @@ export function registerConceptRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const detail = getConceptByCode(
-        request.release.store,
-        request.caller.policy,
+        request.view,
         request.params.vocabulary_id,
         request.params['*'],
         request.query,
@@ -135,7 +134,7 @@ export function registerConceptRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const body = request.body;
-      const result = getConceptBatch(request.release.store, request.caller.policy, {
+      const result = getConceptBatch(request.view, {
         conceptIds: body.concept_ids,
         includeRelationships: body.include_relationships,
         includeSynonyms: body.include_synonyms,

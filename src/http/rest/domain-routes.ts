@@ -48,7 +48,7 @@ export function registerDomainRoutes(app: FastifyInstance): void {
       },
     },
     async (request) =>
-      ok(request, { domains: listDomains(request.release.store, request.caller.policy, { includeStats: request.query.include_stats ?? false }) }),
+      ok(request, { domains: listDomains(request.view, { includeStats: request.query.include_stats ?? false }) }),
   );
 
   app.get(
@@ -62,7 +62,7 @@ export function registerDomainRoutes(app: FastifyInstance): void {
         response: { 200: Envelope(Type.Object({ domains: Type.Array(DomainSchema) })), ...STANDARD_ERRORS },
       },
     },
-    async (request) => ok(request, { domains: listDomains(request.release.store, request.caller.policy) }),
+    async (request) => ok(request, { domains: listDomains(request.view) }),
   );
 
   app.get<{
@@ -93,7 +93,7 @@ export function registerDomainRoutes(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const page = readPage(q, { defaultPageSize: DOMAIN_CONCEPTS_DEFAULT_PAGE_SIZE });
-      const { items, total } = listDomainConcepts(request.release.store, request.caller.policy, {
+      const { items, total } = listDomainConcepts(request.view, {
         domainId: request.params.domain_id,
         vocabularyIds: csvList(q.vocabulary_ids),
         standardOnly: q.standard_only,

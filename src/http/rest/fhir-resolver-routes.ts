@@ -198,18 +198,14 @@ function codingOf(body: CodingBody): CodingInput {
 
 /** The resolver's context for this request; the display fallback's vectors are looked up once, when first needed. */
 function resolverContextOf(request: FastifyRequest): ResolverContext {
-  const store = request.release.store;
-  const policy = request.caller.policy;
+  const view = request.view;
   let display: Promise<DisplayResolutionContext> | undefined;
   return {
-    store,
-    policy,
-    releaseLabel: request.release.label,
+    view,
     displayContext: () =>
       (display ??= semanticLookupOf(request).then((lookup) => ({
-        store,
-        policy,
-        semantic: lookup.ok ? { store, index: lookup.index, provider: lookup.provider, policy } : null,
+        view,
+        semantic: lookup.ok ? { index: lookup.index, provider: lookup.provider, view } : null,
         lexical: lexicalScoring(lookup),
       }))),
   };

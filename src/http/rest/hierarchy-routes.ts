@@ -33,7 +33,7 @@ const RELATIONSHIP_TYPES_TEXT =
   'by relationship: each value must be such a relationship of the release (otherwise 400), is echoed in relationship_types_used, and the rows are the same.';
 
 const FilterFields = {
-  vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated vocabulary ids; every row is of one of them.' })),
+  vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated vocabulary ids; every row is of one of them. Naming a vocabulary this key may not read is 403 vocabulary_restricted (docs/licences.md).' })),
   domain_ids: Type.Optional(Type.String({ description: 'Comma-separated domain ids; every row is of one of them.' })),
   max_levels: Type.Optional(Type.Integer({ minimum: 1, description: MAX_LEVELS_TEXT })),
   relationship_types: Type.Optional(Type.String({ description: RELATIONSHIP_TYPES_TEXT })),
@@ -156,7 +156,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
       async (request) => {
         const page = readPage(request.query, { defaultPageSize: DEFAULT_HIERARCHY_PAGE_SIZE, maxPageSize: MAX_HIERARCHY_PAGE_SIZE });
         const answer = direction === 'ancestors' ? conceptAncestors : conceptDescendants;
-        const { data, total } = answer(request.release.store, request.caller.policy, request.params.concept_id, optionsOf(request.query), {
+        const { data, total } = answer(request.view, request.params.concept_id, optionsOf(request.query), {
           offset: page.offset,
           limit: page.pageSize,
         });
@@ -190,7 +190,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const maxResults = Math.min(q.max_results ?? DEFAULT_HIERARCHY_RESULTS, MAX_HIERARCHY_RESULTS);
-      return ok(request, conceptHierarchy(request.release.store, request.caller.policy, request.params.concept_id, optionsOf(q), q.format ?? 'flat', maxResults));
+      return ok(request, conceptHierarchy(request.view, request.params.concept_id, optionsOf(q), q.format ?? 'flat', maxResults));
     },
   );
 
@@ -217,7 +217,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
                 Type.Object({
                   max_levels: Type.Optional(Type.Integer({ minimum: 1, description: MAX_LEVELS_TEXT })),
                   relationship_types: BodyList(RELATIONSHIP_TYPES_TEXT),
-                  vocabulary_ids: BodyList('Vocabulary ids; every row is of one of them.'),
+                  vocabulary_ids: BodyList('Vocabulary ids; every row is of one of them; naming one this key may not read fails the query with vocabulary_restricted.'),
                   domain_ids: BodyList('Domain ids; every row is of one of them.'),
                   include_invalid: Type.Optional(Type.Boolean()),
                   standard_only: Type.Optional(Type.Boolean()),
@@ -266,7 +266,7 @@ export function registerHierarchyRoutes(app: FastifyInstance): void {
           relationship_types: bodyList(q.params.relationship_types),
         },
       }));
-      return ok(request, hierarchyBatch(request.release.store, request.caller.policy, queries));
+      return ok(request, hierarchyBatch(request.view, queries));
     },
   );
 }

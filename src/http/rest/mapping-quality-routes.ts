@@ -75,8 +75,7 @@ export function registerMappingQualityRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { data, meta } = mappingQualityReport(
-        request.release.store,
-        request.caller.policy,
+        request.view,
         request.params.source_vocabulary,
         request.params.target_vocabulary,
         request.query,
@@ -106,7 +105,7 @@ export function registerMappingQualityRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { source_vocabulary, target_vocabulary, domain_ids } = request.query;
-      const report = mappingCoverage(request.release.store, request.caller.policy, {
+      const report = mappingCoverage(request.view, {
         source_vocabulary,
         target_vocabulary,
         domain_ids: csvList(domain_ids),

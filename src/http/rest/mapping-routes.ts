@@ -145,7 +145,7 @@ export function registerMappingRoutes(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const page = readPage(q, { defaultPageSize: MAPPINGS_DEFAULT_PAGE_SIZE });
-      const result = conceptMappings(request.release.store, request.caller.policy, {
+      const result = conceptMappings(request.view, {
         conceptId: request.params.concept_id,
         targetVocabularyIds: targetVocabularies(q),
         relationshipIds: csvList(q.relationship_ids),
@@ -189,7 +189,7 @@ export function registerMappingRoutes(app: FastifyInstance): void {
       const body = request.body;
       return ok(
         request,
-        mapConcepts(request.release.store, request.caller.policy, {
+        mapConcepts(request.view, {
           targetVocabulary: body.target_vocabulary,
           sourceConcepts: body.source_concepts,
           sourceCodes: body.source_codes,

@@ -102,7 +102,7 @@ export function registerRelatedRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      const related = findRelatedConcepts(request.release.store, request.caller.policy, request.params.concept_id, {
+      const related = findRelatedConcepts(request.view, request.params.concept_id, {
         relationshipIds: nonEmpty(csvList(request.query.relationship_types)),
         minScore: request.query.min_score ?? RELATED_DEFAULT_MIN_SCORE,
         limit: Math.min(request.query.page_size ?? RELATED_DEFAULT_PAGE_SIZE, RELATED_MAX_PAGE_SIZE),
@@ -144,7 +144,7 @@ export function registerRelatedRoutes(app: FastifyInstance): void {
         body: Type.Object({
           concept_ids: Type.Array(Type.Integer({ minimum: 0 }), { minItems: 1, maxItems: RECOMMENDED_MAX_CONCEPT_IDS, description: `Source concept ids (1–${RECOMMENDED_MAX_CONCEPT_IDS}).` }),
           relationship_types: StringList(RECOMMENDED_MAX_RELATIONSHIP_TYPES, 'Relationship ids to walk instead of the default ones'),
-          vocabulary_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these vocabularies'),
+          vocabulary_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these vocabularies; naming one this key may not read is 403 vocabulary_restricted'),
           domain_ids: StringList(RECOMMENDED_MAX_FILTER_IDS, 'Keep recommendations of these domains'),
           standard_only: Type.Optional(Type.Boolean({ description: 'Only standard concepts (default true).' })),
           include_invalid: Type.Optional(Type.Boolean({ description: 'Also deprecated or updated concepts (default false).' })),
@@ -164,7 +164,7 @@ export function registerRelatedRoutes(app: FastifyInstance): void {
         { page: request.query.page ?? body.page, page_size: request.query.page_size ?? body.page_size },
         { defaultPageSize: RECOMMENDED_DEFAULT_PAGE_SIZE, maxPageSize: RECOMMENDED_MAX_PAGE_SIZE },
       );
-      const result = recommendConcepts(request.release.store, request.caller.policy, {
+      const result = recommendConcepts(request.view, {
         conceptIds: body.concept_ids,
         relationshipIds: nonEmpty(body.relationship_types),
         vocabularyIds: nonEmpty(body.vocabulary_ids),

@@ -101,7 +101,7 @@ export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
       ok(
         request,
         (await batchTurns.run(
-          () => runRelationshipBatch(request.release.store, request.caller.policy, request.body.queries),
+          () => runRelationshipBatch(request.view, request.body.queries),
           () => request.socket.destroyed, // the client has gone: nobody would read the answer
         )) ?? [],
       ),

@@ -90,7 +90,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const page = readPage(request.query, { defaultPageSize: RELATIONSHIP_TYPES_DEFAULT_PAGE_SIZE, maxPageSize: RELATIONSHIP_TYPES_MAX_PAGE_SIZE });
-      const { relationshipTypes, total } = listRelationshipTypes(request.release.store, { offset: page.offset, limit: page.pageSize });
+      const { relationshipTypes, total } = listRelationshipTypes(request.view.store, { offset: page.offset, limit: page.pageSize });
       return okPage(request, { relationship_types: relationshipTypes }, paginationMeta(page, total));
     },
   );
@@ -127,7 +127,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
     async (request) =>
       ok(
         request,
-        getRelationshipOptions(request.release.store, request.caller.policy, request.params.concept_id, { includeCounts: request.query.include_counts }),
+        getRelationshipOptions(request.view, request.params.concept_id, { includeCounts: request.query.include_counts }),
       ),
   );
 
@@ -146,7 +146,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
         params: ConceptIdParams,
         querystring: Type.Object({
           relationship_ids: Type.Optional(Type.String({ description: "Comma-separated relationship ids, e.g. 'Maps to,Is a' (default: all)." })),
-          vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these vocabularies.' })),
+          vocabulary_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these vocabularies. Naming a vocabulary this key may not read is 403 vocabulary_restricted (docs/licences.md).' })),
           domain_ids: Type.Optional(Type.String({ description: 'Comma-separated: keep rows whose other concept is in one of these domains.' })),
           include_invalid: Type.Optional(Type.Boolean({ description: 'Also rows with an invalid_reason (default false).' })),
           standard_only: Type.Optional(Type.Boolean({ description: "Keep rows whose other concept is standard ('S') (default false)." })),
@@ -161,8 +161,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
       const q = request.query;
       const page = readPage(q, { defaultPageSize: CONCEPT_RELATIONSHIPS_DEFAULT_PAGE_SIZE, maxPageSize: CONCEPT_RELATIONSHIPS_MAX_PAGE_SIZE });
       const { relationships, total } = listConceptRelationships(
-        request.release.store,
-        request.caller.policy,
+        request.view,
         request.params.concept_id,
         {
           relationshipIds: csvList(q.relationship_ids),

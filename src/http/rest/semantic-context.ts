@@ -25,10 +25,9 @@ export async function semanticContextOf(request: FastifyRequest): Promise<Simila
   const found = await semanticLookupOf(request);
   if (!found.ok) throw new ServiceError(found.status, found.code, found.message);
   return {
-    store: request.release.store,
     index: found.index,
     provider: found.provider,
-    policy: request.caller.policy,
+    view: request.view,
     lexical: lexicalScoring(found),
   };
 }

@@ -157,7 +157,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, registry: Release
     },
     async (request) => {
       const started = performance.now();
-      const data = domainStatistics(request.release.store, request.caller.policy, request.params.domain_id);
+      const data = domainStatistics(request.view, request.params.domain_id);
       return ok(request, data, { computation_time_ms: elapsedMs(started) });
     },
   );
@@ -183,7 +183,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, registry: Release
     async (request) => {
       const started = performance.now();
       const releases = registry.all().map((r) => ({ label: r.label, store: r.store }));
-      const data = vocabularyStatistics(request.release.store, request.caller.policy, request.params.vocabulary_id, request.query, releases);
+      const data = vocabularyStatistics(request.view, request.params.vocabulary_id, request.query, releases);
       return ok(request, data, { computation_time_ms: elapsedMs(started) });
     },
   );

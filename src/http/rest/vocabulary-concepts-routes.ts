@@ -56,7 +56,7 @@ export function registerVocabularyConceptRoutes(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const page = readPage(q, { maxPageSize: q.include_relationships ? RELATIONSHIPS_MAX_PAGE_SIZE : VOCABULARY_CONCEPTS_MAX_PAGE_SIZE });
-      const { items, total } = listVocabularyConcepts(request.release.store, request.caller.policy, {
+      const { items, total } = listVocabularyConcepts(request.view, {
         vocabularyId: request.params.vocabulary_id,
         search: q.search,
         standardConcepts: parseStandardConcept(q.standard_concept),

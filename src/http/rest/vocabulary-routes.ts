@@ -106,7 +106,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
     },
     async (request) => {
       const page = readPage(request.query);
-      const all = listVocabularies(request.release.store, request.caller.policy, request.query);
+      const all = listVocabularies(request.view, request.query);
       return okPage(request, { vocabularies: pageOf(all, page) }, paginationMeta(page, all.length));
     },
   );
@@ -151,7 +151,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
     async (request) => {
       const q = request.query;
       const page = readPage(q);
-      const all = searchVocabularies(request.release.store, request.caller.policy, q.query, { include_stats: q.include_stats, include_inactive: q.include_inactive });
+      const all = searchVocabularies(request.view, q.query, { include_stats: q.include_stats, include_inactive: q.include_inactive });
       return okPage(request, { vocabularies: pageOf(all, page) }, paginationMeta(page, all.length), { query: q.query.trim() });
     },
   );
@@ -168,7 +168,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
         response: { 200: Envelope(VocabularySchema), ...STANDARD_ERRORS, 404: ErrorEnvelope },
       },
     },
-    async (request) => ok(request, getVocabulary(request.release.store, request.caller.policy, request.params.vocabulary_id)),
+    async (request) => ok(request, getVocabulary(request.view, request.params.vocabulary_id)),
   );
 
   app.get<{ Params: { vocabulary_id: string } }>(
@@ -183,7 +183,7 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
         response: { 200: Envelope(VocabularyStatsSchema), ...STANDARD_ERRORS, 404: ErrorEnvelope },
       },
     },
-    async (request) => ok(request, vocabularyStats(request.release.store, request.caller.policy, request.params.vocabulary_id)),
+    async (request) => ok(request, vocabularyStats(request.view, request.params.vocabulary_id)),
   );
 
   app.get<{ Params: { vocabulary_id: string; domain_id: string } }>(
@@ -204,6 +204,6 @@ export function registerVocabularyRoutes(app: FastifyInstance, registry: Release
       },
     },
     async (request) =>
-      ok(request, vocabularyDomainStats(request.release.store, request.caller.policy, request.params.vocabulary_id, request.params.domain_id)),
+      ok(request, vocabularyDomainStats(request.view, request.params.vocabulary_id, request.params.domain_id)),
   );
 }

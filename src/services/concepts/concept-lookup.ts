@@ -3,7 +3,7 @@
  * and ancestors/descendants that the OMOPHub clients ask for. Licence rules apply to the concept
  * itself (403) and silently to everything attached to it.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { LinkedConcept, ReleaseStore } from '../../store/release-store.js';
@@ -72,11 +72,11 @@ export type ConceptRelatives = NonNullable<ConceptDetail['relationships']>;
  * Parents ('Is a') and children ('Subsumes') of each concept, up to ATTACHED_LIST_LIMIT each,
  * licensed ones left out; one batched read for all of them.
  */
-export function relativesOf(store: ReleaseStore, policy: AccessPolicy, conceptIds: readonly number[]): Map<number, ConceptRelatives> {
-  const links = store.relationships.linkedConceptsOf(conceptIds, [PARENT_RELATIONSHIP, CHILD_RELATIONSHIP], ATTACHED_LIST_LIMIT);
+export function relativesOf(view: ReleaseView, conceptIds: readonly number[]): Map<number, ConceptRelatives> {
+  const links = view.store.relationships.linkedConceptsOf(conceptIds, [PARENT_RELATIONSHIP, CHILD_RELATIONSHIP], ATTACHED_LIST_LIMIT);
   const out = new Map<number, ConceptRelatives>();
   for (const [conceptId, linked] of links) {
-    const visible = linked.filter((l) => policy.canSee(l.concept.vocabulary_id));
+    const visible = linked.filter((l) => view.canSee(l.concept.vocabulary_id));
     out.set(conceptId, {
       parents: visible.filter((l) => l.relationship_id === PARENT_RELATIONSHIP).map(toRelative),
       children: visible.filter((l) => l.relationship_id === CHILD_RELATIONSHIP).map(toRelative),
@@ -86,66 +86,61 @@ export function relativesOf(store: ReleaseStore, policy: AccessPolicy, conceptId
 }
 
 export function describeConcept(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   concept: ConceptRecord,
   options: ConceptLookupOptions,
 ): ConceptDetail {
-  policy.assertVisible(concept.vocabulary_id);
+  view.assertVisible(concept.vocabulary_id);
   const detail: ConceptDetail = {
-    ...fullConceptRecord(store, concept),
+    ...fullConceptRecord(view.store, concept),
     is_valid: concept.invalid_reason === null,
     is_standard: concept.standard_concept === 'S',
     is_classification: concept.standard_concept === 'C',
   };
-  if (options.include_synonyms) detail.synonyms = store.concepts.synonyms(concept.concept_id);
-  if (options.include_relationships) detail.relationships = relativesOf(store, policy, [concept.concept_id]).get(concept.concept_id);
+  if (options.include_synonyms) detail.synonyms = view.store.concepts.synonyms(concept.concept_id);
+  if (options.include_relationships) detail.relationships = relativesOf(view, [concept.concept_id]).get(concept.concept_id);
   if (options.include_hierarchy) {
     // Every level, invalid concepts included, the key's hidden vocabularies left out by the store.
     const filter: HierarchyFilter = {
       maxLevels: Number.MAX_SAFE_INTEGER,
       standardOnly: false,
       includeInvalid: true,
-      hiddenVocabularies: policy.hiddenVocabularies(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     };
     detail.hierarchy = {
-      ancestors: store.hierarchy.ancestors(concept.concept_id, filter).slice(0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
-      descendants: store.hierarchy.descendants(concept.concept_id, filter, 0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
+      ancestors: view.store.hierarchy.ancestors(concept.concept_id, filter).slice(0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
+      descendants: view.store.hierarchy.descendants(concept.concept_id, filter, 0, ATTACHED_LIST_LIMIT).map(toHierarchyNode),
     };
   }
   return detail;
 }
 
 /** The concept with this id: 404 `not_found` when the release has none, 403 when the key may not see it. */
-export function requireVisibleConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number): ConceptRecord {
-  const concept = store.concepts.byId(conceptId);
-  if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${store.manifest.label}.`, 'not_found', { concept_id: conceptId });
-  policy.assertVisible(concept.vocabulary_id);
-  return concept;
+export function requireVisibleConcept(view: ReleaseView, conceptId: number): ConceptRecord {
+  return view.requireConcept(conceptId);
 }
 
-export function getConceptById(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {
-  return describeConcept(store, policy, requireVisibleConcept(store, policy, conceptId), options);
+export function getConceptById(view: ReleaseView, conceptId: number, options: ConceptLookupOptions = {}): ConceptDetail {
+  return describeConcept(view, requireVisibleConcept(view, conceptId), options);
 }
 
 export function getConceptByCode(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   vocabularyId: string,
   conceptCode: string,
   options: ConceptLookupOptions = {},
 ): ConceptDetail {
-  policy.assertVisible(vocabularyId);
-  const concept = store.concepts.byCode(vocabularyId, conceptCode);
+  view.assertVisible(vocabularyId);
+  const concept = view.store.concepts.byCode(vocabularyId, conceptCode);
   if (!concept) {
-    const known = store.metadata.vocabulary(vocabularyId) !== undefined;
+    const known = view.store.metadata.vocabulary(vocabularyId) !== undefined;
     throw notFound(
       known
-        ? `No concept with code '${conceptCode}' in vocabulary ${vocabularyId} (release ${store.manifest.label}).`
-        : `Unknown vocabulary '${vocabularyId}' in release ${store.manifest.label}.`,
+        ? `No concept with code '${conceptCode}' in vocabulary ${vocabularyId} (release ${view.store.manifest.label}).`
+        : `Unknown vocabulary '${vocabularyId}' in release ${view.store.manifest.label}.`,
       'not_found',
       { vocabulary_id: vocabularyId, concept_code: conceptCode },
     );
   }
-  return describeConcept(store, policy, concept, options);
+  return describeConcept(view, concept, options);
 }

@@ -2,7 +2,7 @@
  * A concept's relationships (GET /v1/concepts/{id}/relationships and the E6 batch's `relationships` operation):
  * CONCEPT_RELATIONSHIP rows with full concept records on both ends, filtered on the concept at the other end.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { RelationshipDirection, RelationshipSelection, StoredRelationship } from '../../store/relationship-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { fullConceptRecord, requireVisibleConcept, type FullConceptRecord } from './concept-lookup.js';
@@ -40,17 +40,17 @@ export interface RelationshipRecord {
  * concept's rows to its other end (linear in the concept's relationships, bounded by them).
  */
 export function listConceptRelationships(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: ConceptRelationshipOptions,
   page: { offset: number; limit: number },
 ): { relationships: RelationshipRecord[]; total: number } {
-  const self = requireVisibleConcept(store, policy, conceptId);
+  const self = requireVisibleConcept(view, conceptId);
+  view.assertVisibleAll(options.vocabularyIds);
   const parts = (options.includeReverse ? (['outbound', 'inbound'] as const) : (['outbound'] as const)).map((direction) =>
-    selection(policy, conceptId, direction, options),
+    selection(view, conceptId, direction, options),
   );
-  const counts = parts.map((part) => store.relationships.count(part));
+  const counts = parts.map((part) => view.store.relationships.count(part));
   const total = counts.reduce((a, b) => a + b, 0);
   const rows: Array<{ row: StoredRelationship; direction: RelationshipDirection }> = [];
   let offset = page.offset;
@@ -60,13 +60,13 @@ export function listConceptRelationships(
       offset -= counts[i]!;
       continue;
     }
-    for (const row of store.relationships.page(part, offset, page.limit - rows.length)) rows.push({ row, direction: part.direction });
+    for (const row of view.store.relationships.page(part, offset, page.limit - rows.length)) rows.push({ row, direction: part.direction });
     offset = 0;
   }
-  const types = relationshipTypeIndex(store);
-  const selfRecord = fullConceptRecord(store, self);
+  const types = relationshipTypeIndex(view.store);
+  const selfRecord = fullConceptRecord(view.store, self);
   const relationships = rows.map(({ row, direction }): RelationshipRecord => {
-    const other = fullConceptRecord(store, row.other);
+    const other = fullConceptRecord(view.store, row.other);
     const type = types.get(row.relationship_id);
     return {
       concept_id_1: row.concept_id_1,
@@ -85,7 +85,7 @@ export function listConceptRelationships(
 }
 
 function selection(
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   direction: RelationshipSelection['direction'],
   options: ConceptRelationshipOptions,
@@ -99,7 +99,7 @@ function selection(
       vocabularyIds: options.vocabularyIds?.length ? options.vocabularyIds : undefined,
       domainIds: options.domainIds?.length ? options.domainIds : undefined,
       standardOnly: options.standardOnly,
-      excludedVocabularyIds: policy.hiddenVocabularies(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     },
   };
 }

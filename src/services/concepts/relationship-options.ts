@@ -2,7 +2,7 @@
  * GET /v1/concepts/{concept_id}/relationships/options (E9): the relationship ids a concept takes part in through
  * valid rows, outbound and inbound, as {id, name} ordered by id, with per-direction counts on request.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { RelationshipCount, RelationshipDirection } from '../../store/relationship-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { requireVisibleConcept } from './concept-lookup.js';
@@ -31,22 +31,21 @@ export interface RelationshipOptions {
 }
 
 export function getRelationshipOptions(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: { includeCounts?: boolean } = {},
 ): RelationshipOptions {
-  requireVisibleConcept(store, policy, conceptId);
+  requireVisibleConcept(view, conceptId);
   const countsOf = (direction: RelationshipDirection): RelationshipCount[] =>
-    store.relationships.countByRelationship({
+    view.store.relationships.countByRelationship({
       conceptId,
       direction,
       includeInvalid: false,
-      otherEnd: { excludedVocabularyIds: policy.hiddenVocabularies() },
+      otherEnd: { hiddenVocabularyIds: view.hiddenVocabularyIds() },
     });
   const outbound = countsOf('outbound');
   const inbound = countsOf('inbound');
-  const types = relationshipTypeIndex(store);
+  const types = relationshipTypeIndex(view.store);
   const nameOf = (id: string) => types.get(id)?.relationship_name ?? id;
   const ids = [...new Set([...outbound, ...inbound].map((c) => c.relationship_id))].sort();
   const result: RelationshipOptions = {

@@ -3,7 +3,7 @@
  * names (./omop-domains.ts), every domain of the release's DOMAIN table, and every domain the
  * caller's visible concepts use, sorted by domain_id (code-point order). Counts come from the concept summary.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { compareIds, tallyBy, visibleSummary } from '../concept-tallies.js';
 import { SPEC_NAMED_DOMAINS } from './omop-domains.js';
@@ -25,10 +25,10 @@ export interface DomainWithStats extends DomainEntry {
 const BUILT_IN = new Map(SPEC_NAMED_DOMAINS.map((d) => [d.domain_id, d]));
 
 /** Every domain known to this release for this caller, sorted by domain_id. */
-export function domainCatalog(store: ReleaseStore, policy: AccessPolicy): DomainEntry[] {
+export function domainCatalog(view: ReleaseView): DomainEntry[] {
   const entries = new Map<string, DomainEntry>();
   for (const d of SPEC_NAMED_DOMAINS) entries.set(d.domain_id, { ...d, domain_concept_id: null });
-  for (const d of store.metadata.domains()) {
+  for (const d of view.store.metadata.domains()) {
     entries.set(d.domain_id, {
       domain_id: d.domain_id,
       domain_name: d.domain_name,
@@ -36,7 +36,7 @@ export function domainCatalog(store: ReleaseStore, policy: AccessPolicy): Domain
       domain_concept_id: d.domain_concept_id,
     });
   }
-  for (const row of visibleSummary(store, policy)) {
+  for (const row of visibleSummary(view)) {
     if (!entries.has(row.domain_id)) {
       entries.set(row.domain_id, { domain_id: row.domain_id, domain_name: row.domain_id, description: row.domain_id, domain_concept_id: null });
     }
@@ -44,17 +44,17 @@ export function domainCatalog(store: ReleaseStore, policy: AccessPolicy): Domain
   return [...entries.values()].sort((a, b) => compareIds(a.domain_id, b.domain_id));
 }
 
-export function findDomain(store: ReleaseStore, policy: AccessPolicy, domainId: string): DomainEntry | undefined {
-  return domainCatalog(store, policy).find((d) => d.domain_id === domainId);
+export function findDomain(view: ReleaseView, domainId: string): DomainEntry | undefined {
+  return domainCatalog(view).find((d) => d.domain_id === domainId);
 }
 
-export function listDomains(store: ReleaseStore, policy: AccessPolicy): DomainEntry[];
-export function listDomains(store: ReleaseStore, policy: AccessPolicy, options: { includeStats: true }): DomainWithStats[];
-export function listDomains(store: ReleaseStore, policy: AccessPolicy, options?: { includeStats?: boolean }): DomainEntry[] | DomainWithStats[];
-export function listDomains(store: ReleaseStore, policy: AccessPolicy, options: { includeStats?: boolean } = {}): DomainEntry[] | DomainWithStats[] {
-  const domains = domainCatalog(store, policy);
+export function listDomains(view: ReleaseView): DomainEntry[];
+export function listDomains(view: ReleaseView, options: { includeStats: true }): DomainWithStats[];
+export function listDomains(view: ReleaseView, options?: { includeStats?: boolean }): DomainEntry[] | DomainWithStats[];
+export function listDomains(view: ReleaseView, options: { includeStats?: boolean } = {}): DomainEntry[] | DomainWithStats[] {
+  const domains = domainCatalog(view);
   if (!options.includeStats) return domains;
-  const tallies = tallyBy(visibleSummary(store, policy), (r) => r.domain_id);
+  const tallies = tallyBy(visibleSummary(view), (r) => r.domain_id);
   return domains.map((d) => {
     const t = tallies.get(d.domain_id);
     return { ...d, concept_count: t?.total ?? 0, standard_concept_count: t?.standard ?? 0 };

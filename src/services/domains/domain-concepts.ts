@@ -3,7 +3,7 @@
  * flag and validity; each (validity, standard flag, vocabulary) group is a store segment, so totals are sums and
  * pages are seeks.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { DomainSegment, ReleaseStore } from '../../store/release-store.js';
 import { compareIds, visibleSummary } from '../concept-tallies.js';
@@ -24,10 +24,10 @@ const STANDARD_ORDER = { S: 0, C: 1, none: 2 } as const;
 const standardRank = (s: 'S' | 'C' | null) => STANDARD_ORDER[s ?? 'none'];
 
 /** The segments the request selects, in browse order, with their sizes. */
-function selectedSegments(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): Array<{ segment: DomainSegment; size: number }> {
+function selectedSegments(view: ReleaseView, request: DomainConceptsRequest): Array<{ segment: DomainSegment; size: number }> {
   const wanted = request.vocabularyIds ? new Set(request.vocabularyIds) : undefined;
   const sizes = new Map<string, { segment: DomainSegment; size: number }>();
-  for (const row of visibleSummary(store, policy)) {
+  for (const row of visibleSummary(view)) {
     if (row.domain_id !== request.domainId || (wanted && !wanted.has(row.vocabulary_id))) continue;
     if ((request.standardOnly && row.standard_concept !== 'S') || (!request.includeInvalid && row.is_invalid)) continue;
     const key = `${row.vocabulary_id}\u0000${row.standard_concept}\u0000${row.is_invalid}`;
@@ -46,9 +46,9 @@ function selectedSegments(store: ReleaseStore, policy: AccessPolicy, request: Do
   );
 }
 
-export function listDomainConcepts(store: ReleaseStore, policy: AccessPolicy, request: DomainConceptsRequest): { items: ConceptRecord[]; total: number } {
-  for (const v of request.vocabularyIds ?? []) policy.assertVisible(v);
-  const segments = selectedSegments(store, policy, request);
+export function listDomainConcepts(view: ReleaseView, request: DomainConceptsRequest): { items: ConceptRecord[]; total: number } {
+  for (const v of request.vocabularyIds ?? []) view.assertVisible(v);
+  const segments = selectedSegments(view, request);
   const total = segments.reduce((sum, s) => sum + s.size, 0);
   const items: ConceptRecord[] = [];
   let skip = request.offset;
@@ -58,7 +58,7 @@ export function listDomainConcepts(store: ReleaseStore, policy: AccessPolicy, re
       skip -= size;
       continue;
     }
-    items.push(...store.metadata.domainSegmentConcepts(segment, skip, request.limit - items.length));
+    items.push(...view.store.metadata.domainSegmentConcepts(segment, skip, request.limit - items.length));
     skip = 0;
   }
   return { items, total };

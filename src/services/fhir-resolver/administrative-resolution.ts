@@ -67,7 +67,7 @@ export function resolveAdministrative(
     const resolution: Resolution = {
       vocabulary_id: null,
       source_concept: { ...source, domain_id: mapping.targetDomainId },
-      standard_concept: sentinelConcept(ctx.store),
+      standard_concept: sentinelConcept(ctx.view.store),
       mapping_type: 'unmapped',
       relationship_id: mapping.conceptMapId,
       target_table: mapping.targetTable,
@@ -79,7 +79,7 @@ export function resolveAdministrative(
     };
     return finishResolution(ctx, resolution, options, { administrative: mapping });
   }
-  const target = ctx.store.concepts.byId(mapping.targetConceptId);
+  const target = ctx.view.store.concepts.byId(mapping.targetConceptId);
   const standard: ResolvedConcept = target
     ? briefConcept(target)
     : {
@@ -91,7 +91,7 @@ export function resolveAdministrative(
         concept_class_id: 'Undefined',
         standard_concept: 'S',
       };
-  if (target) ctx.policy.assertVisible(target.vocabulary_id);
+  if (target) ctx.view.assertVisible(target.vocabulary_id);
   const resolution: Resolution = {
     vocabulary_id: null,
     source_concept: { ...source, domain_id: mapping.targetDomainId },
@@ -102,9 +102,9 @@ export function resolveAdministrative(
     target_field: mapping.targetField,
     ...administrativeAlignment(mapping, resourceType),
     quality_note: !target
-      ? `Concept ${mapping.targetConceptId} is not in release ${ctx.releaseLabel}; its name and domain are the IG ConceptMap's.`
+      ? `Concept ${mapping.targetConceptId} is not in release ${ctx.view.label}; its name and domain are the IG ConceptMap's.`
       : target.standard_concept !== 'S' || target.invalid_reason
-        ? `The IG ConceptMap's target ${target.concept_id} is ${target.invalid_reason ? `invalid (invalid_reason ${target.invalid_reason})` : 'not a standard concept'} in release ${ctx.releaseLabel}; it is the IG's choice and is kept.`
+        ? `The IG ConceptMap's target ${target.concept_id} is ${target.invalid_reason ? `invalid (invalid_reason ${target.invalid_reason})` : 'not a standard concept'} in release ${ctx.view.label}; it is the IG's choice and is kept.`
         : null,
     ...mapFields,
     mapping_note: `${system}|${code} ${RELATIONSHIP_WORDS[mapping.relationship] ?? mapping.relationship} OMOP concept ${mapping.targetConceptId} (IG ConceptMap ${mapping.conceptMapId}).${proposal}`,

@@ -3,7 +3,7 @@
  * valid standard concepts the caller may see, each scored on its best name or synonym and kept above
  * DISPLAY_MATCH_THRESHOLD.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { contentTokens } from '../../search-model/stop-words.js';
 import { indexText, tokenize } from '../../search-model/text-normalization.js';
 import type { SearchFilters } from '../search/search-filters.js';
@@ -41,8 +41,7 @@ export const EXACT_WEIGHT = 0.1;
 export const DOMAIN_WEIGHT = 0.1;
 
 export interface DisplayResolutionContext {
-  store: ReleaseStore;
-  policy: AccessPolicy;
+  view: ReleaseView;
   /** The release's vectors and provider; null when the release has none (then keyword + lexical only). */
   semantic: SemanticContext | null;
   /**
@@ -122,7 +121,7 @@ async function scoredMatches(
     meaning = semanticScorer(ctx.semantic.provider, text, candidates);
   } else {
     const byId = new Map<number, ConceptRecord>();
-    for (const q of [...keywordQueries, ...longestContentWords(text, LEXICAL_WORD_QUERIES)]) for (const c of keywordCandidates(ctx.store, ctx.policy, q, filters)) byId.set(c.concept_id, c);
+    for (const q of [...keywordQueries, ...longestContentWords(text, LEXICAL_WORD_QUERIES)]) for (const c of keywordCandidates(ctx.view, q, filters)) byId.set(c.concept_id, c);
     concepts = [...byId.values()];
   }
 
@@ -130,7 +129,7 @@ async function scoredMatches(
     const s = await meaning(texts);
     return texts.map((t, i) => TEXT_WEIGHT * s[i]! + EXACT_WEIGHT * (exactWordings.has(indexText(t)) ? 1 : 0));
   };
-  const best = await scoreConcepts(concepts, conceptTexts({ store: ctx.store, index: ctx.semantic?.index ?? null }, concepts), textScore);
+  const best = await scoreConcepts(concepts, conceptTexts({ view: ctx.view, index: ctx.semantic?.index ?? null }, concepts), textScore);
   const similarity = await meaning(best.map((m) => m.matched_text));
   const out = best.map((m, i): DisplayMatch => ({
     concept: m.concept,

@@ -57,7 +57,7 @@ function withRecommendations(ctx: ResolverContext, resolution: Resolution, optio
     resolution.recommendations = [];
     return;
   }
-  const found = recommendConcepts(ctx.store, ctx.policy, {
+  const found = recommendConcepts(ctx.view, {
     conceptIds: [standardId],
     relationshipIds: null,
     vocabularyIds: null,
@@ -94,7 +94,7 @@ export function sentinelResolution(
   const resolution: Resolution = {
     vocabulary_id: vocabularyId,
     source_concept: source,
-    standard_concept: sentinelConcept(ctx.store),
+    standard_concept: sentinelConcept(ctx.view.store),
     mapping_type: 'unmapped',
     ...tableOf(source.domain_id),
     ...alignmentOf(source.domain_id, resourceType),

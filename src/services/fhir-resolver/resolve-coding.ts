@@ -131,25 +131,25 @@ export async function resolveCoding(ctx: ResolverContext, input: CodingInput, op
       if (match.vocabularyId === 'ICD9CM') vocabularyIds.push(ICD9_PROCEDURE_VOCABULARY);
     }
   } else if (coding.vocabulary_id) {
-    vocabularyIds = [releaseVocabularyId(ctx.store, coding.vocabulary_id)];
+    vocabularyIds = [releaseVocabularyId(ctx.view.store, coding.vocabulary_id)];
   }
-  for (const v of vocabularyIds) ctx.policy.assertVisible(v);
+  for (const v of vocabularyIds) ctx.view.assertVisible(v);
 
   let source: ConceptRecord | undefined;
   if (code && conceptIdCode) {
-    source = /^\d{1,10}$/.test(code) ? ctx.store.concepts.byId(Number(code)) : undefined;
+    source = /^\d{1,10}$/.test(code) ? ctx.view.store.concepts.byId(Number(code)) : undefined;
   } else if (code && vocabularyIds.length > 0) {
-    source = lookUpCode(ctx.store, vocabularyIds, code);
+    source = lookUpCode(ctx.view.store, vocabularyIds, code);
   }
   if (source) {
-    ctx.policy.assertVisible(source.vocabulary_id);
+    ctx.view.assertVisible(source.vocabulary_id);
     return { input: echo, resolution: resolveConcept(ctx, source, resourceType, options) };
   }
 
   const vocabularyId = vocabularyIds[0] ?? null;
   const where = vocabularyIds.length > 0 ? `vocabulary ${vocabularyIds.join(' or ')}` : conceptIdCode ? 'the OMOP concept ids' : `system ${system}`;
   const notFoundText = code
-    ? `No concept with code '${code}' in ${where} of release ${ctx.releaseLabel}${vocabularyId && !ctx.store.metadata.vocabulary(vocabularyId) ? ` (the release has no ${vocabularyId} vocabulary)` : ''}.`
+    ? `No concept with code '${code}' in ${where} of release ${ctx.view.label}${vocabularyId && !ctx.view.store.metadata.vocabulary(vocabularyId) ? ` (the release has no ${vocabularyId} vocabulary)` : ''}.`
     : '';
   if (display) {
     const resolution = await resolveByDisplay(

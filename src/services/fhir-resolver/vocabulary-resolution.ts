@@ -46,8 +46,8 @@ export function resolveConcept(ctx: ResolverContext, source: ConceptRecord, reso
     };
     return finishResolution(ctx, resolution, options, {});
   }
-  const rows = ctx.store.concepts.related(source.concept_id, [MAPS_TO, MAPS_TO_VALUE], MAX_MAP_ROWS);
-  const visible = (c: ConceptRecord) => ctx.policy.canSee(c.vocabulary_id) && c.concept_id !== source.concept_id;
+  const rows = ctx.view.store.concepts.related(source.concept_id, [MAPS_TO, MAPS_TO_VALUE], MAX_MAP_ROWS);
+  const visible = (c: ConceptRecord) => ctx.view.canSee(c.vocabulary_id) && c.concept_id !== source.concept_id;
   const targets = rows
     .filter((r) => r.relationship_id === MAPS_TO && r.concept.standard_concept === 'S' && visible(r.concept))
     .map((r) => r.concept)
@@ -58,8 +58,8 @@ export function resolveConcept(ctx: ResolverContext, source: ConceptRecord, reso
     .sort((a, b) => a.concept_id - b.concept_id);
   const [primary, ...others] = targets;
   if (!primary) {
-    const hidden = rows.find((r) => r.relationship_id === MAPS_TO && r.concept.standard_concept === 'S' && !ctx.policy.canSee(r.concept.vocabulary_id));
-    if (hidden) ctx.policy.assertVisible(hidden.concept.vocabulary_id);
+    const hidden = rows.find((r) => r.relationship_id === MAPS_TO && r.concept.standard_concept === 'S' && !ctx.view.canSee(r.concept.vocabulary_id));
+    if (hidden) ctx.view.assertVisible(hidden.concept.vocabulary_id);
     const why =
       source.standard_concept === 'C'
         ? `${source.vocabulary_id} ${source.concept_code} is a classification concept; it has no standard Maps to target.`

@@ -3,7 +3,7 @@
  * exact totals) and both together as lists or as a graph of direct links, every row and count under the filter and
  * licence.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { LevelTally, HierarchyRow } from '../../store/hierarchy-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -92,15 +92,14 @@ export interface Paged<T> {
 export type HierarchyFormat = 'flat' | 'graph';
 
 export function conceptAncestors(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: HierarchyOptions,
   window: RowWindow,
 ): Paged<AncestorsAnswer> {
-  const concept = requireVisibleConcept(store, policy, conceptId);
-  const resolved = resolveHierarchyOptions(store, policy, options);
-  const rows = store.hierarchy.ancestors(conceptId, resolved.filter);
+  const concept = requireVisibleConcept(view, conceptId);
+  const resolved = resolveHierarchyOptions(view, options);
+  const rows = view.store.hierarchy.ancestors(conceptId, resolved.filter);
   const summary = summarize(tallyRows(rows), resolved);
   return {
     data: {
@@ -113,17 +112,16 @@ export function conceptAncestors(
 }
 
 export function conceptDescendants(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: HierarchyOptions,
   window: RowWindow,
 ): Paged<DescendantsAnswer> {
-  const concept = requireVisibleConcept(store, policy, conceptId);
-  const resolved = resolveHierarchyOptions(store, policy, options);
-  const tallies = store.hierarchy.descendantTallies(conceptId, resolved.filter);
+  const concept = requireVisibleConcept(view, conceptId);
+  const resolved = resolveHierarchyOptions(view, options);
+  const tallies = view.store.hierarchy.descendantTallies(conceptId, resolved.filter);
   const total = sumOf(tallies);
-  const rows = window.offset < total ? store.hierarchy.descendants(conceptId, resolved.filter, window.offset, window.limit) : [];
+  const rows = window.offset < total ? view.store.hierarchy.descendants(conceptId, resolved.filter, window.offset, window.limit) : [];
   return {
     data: {
       ...header(concept),
@@ -136,27 +134,26 @@ export function conceptDescendants(
 
 /** Ancestors and descendants together (the first `maxResults` of each), as lists or as a graph. */
 export function conceptHierarchy(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   conceptId: number,
   options: HierarchyOptions,
   format: HierarchyFormat,
   maxResults: number,
 ): FlatHierarchy | GraphHierarchy {
-  const concept = requireVisibleConcept(store, policy, conceptId);
-  const resolved = resolveHierarchyOptions(store, policy, options);
-  const ancestorRows = store.hierarchy.ancestors(conceptId, resolved.filter);
-  const descendantTallies = store.hierarchy.descendantTallies(conceptId, resolved.filter);
+  const concept = requireVisibleConcept(view, conceptId);
+  const resolved = resolveHierarchyOptions(view, options);
+  const ancestorRows = view.store.hierarchy.ancestors(conceptId, resolved.filter);
+  const descendantTallies = view.store.hierarchy.descendantTallies(conceptId, resolved.filter);
   const totalDescendants = sumOf(descendantTallies);
   const ancestors = ancestorRows.slice(0, maxResults).map((r) => toNode(r, resolved));
-  const descendants = (totalDescendants ? store.hierarchy.descendants(conceptId, resolved.filter, 0, maxResults) : []).map((r) => toNode(r, resolved));
+  const descendants = (totalDescendants ? view.store.hierarchy.descendants(conceptId, resolved.filter, 0, maxResults) : []).map((r) => toNode(r, resolved));
   const totals = { total_ancestors: ancestorRows.length, total_descendants: totalDescendants };
   const hierarchy_summary = { ...totals, ...summarize([...tallyRows(ancestorRows), ...descendantTallies], resolved) };
   if (format === 'flat') return { ...header(concept), ancestors, descendants, ...totals, hierarchy_summary };
 
   const self = toNode({ concept, min_levels_of_separation: 0, max_levels_of_separation: 0 }, resolved);
   const nodes = [self, ...ancestors, ...descendants];
-  const edges = store.hierarchy
+  const edges = view.store.hierarchy
     .directLinks(nodes.map((n) => n.concept_id))
     .map((link): HierarchyEdge => ({ source: link.descendant_concept_id, target: link.ancestor_concept_id, relationship_id: 'Is a' }))
     .sort((a, b) => a.target - b.target || a.source - b.source);

@@ -2,7 +2,7 @@
  * POST /v1/concepts/hierarchy/batch: 1–HIERARCHY_BATCH_MAX_QUERIES hierarchy queries answered in input order, a
  * query that fails becoming an item with `success: false` and an `error` string without affecting the others.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { conceptAncestors, conceptDescendants, conceptHierarchy, type HierarchyFormat } from './concept-hierarchy.js';
@@ -39,35 +39,35 @@ export interface HierarchyBatchResult {
   error_code?: string;
 }
 
-export function hierarchyBatch(store: ReleaseStore, policy: AccessPolicy, queries: readonly HierarchyBatchQuery[]): { results: HierarchyBatchResult[] } {
-  return { results: queries.map((query) => answer(store, policy, query)) };
+export function hierarchyBatch(view: ReleaseView, queries: readonly HierarchyBatchQuery[]): { results: HierarchyBatchResult[] } {
+  return { results: queries.map((query) => answer(view, query)) };
 }
 
-function answer(store: ReleaseStore, policy: AccessPolicy, query: HierarchyBatchQuery): HierarchyBatchResult {
+function answer(view: ReleaseView, query: HierarchyBatchQuery): HierarchyBatchResult {
   const { query_id, concept_id, operation } = query;
   const params = query.params ?? {};
   try {
-    return { query_id, concept_id, operation, success: true, data: run(store, policy, query.concept_id, operation, params) };
+    return { query_id, concept_id, operation, success: true, data: run(view, query.concept_id, operation, params) };
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     return { query_id, concept_id, operation, success: false, error: err.message, error_code: err.code };
   }
 }
 
-function run(store: ReleaseStore, policy: AccessPolicy, conceptId: number, operation: HierarchyOperation, params: HierarchyBatchParams) {
+function run(view: ReleaseView, conceptId: number, operation: HierarchyOperation, params: HierarchyBatchParams) {
   const pageSize = params.page_size ?? DEFAULT_HIERARCHY_PAGE_SIZE;
   const window = { offset: ((params.page ?? 1) - 1) * pageSize, limit: pageSize };
   switch (operation) {
     case 'ancestors': {
-      const { data, total } = conceptAncestors(store, policy, conceptId, params, window);
+      const { data, total } = conceptAncestors(view, conceptId, params, window);
       return { ...data, total_count: total };
     }
     case 'descendants': {
-      const { data, total } = conceptDescendants(store, policy, conceptId, params, window);
+      const { data, total } = conceptDescendants(view, conceptId, params, window);
       return { ...data, total_count: total };
     }
     case 'hierarchy': {
-      const data = conceptHierarchy(store, policy, conceptId, params, params.format ?? 'flat', params.max_results ?? DEFAULT_HIERARCHY_RESULTS);
+      const data = conceptHierarchy(view, conceptId, params, params.format ?? 'flat', params.max_results ?? DEFAULT_HIERARCHY_RESULTS);
       return { ...data, total_count: data.total_ancestors + data.total_descendants };
     }
   }

@@ -2,7 +2,7 @@
  * The options every hierarchy answer takes (ancestors, descendants, hierarchy and each batch query), their
  * defaults and limits, and how they become a store filter.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { HierarchyFilter } from '../../store/hierarchy-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -39,9 +39,10 @@ export interface ResolvedHierarchyOptions {
   includePaths: boolean;
 }
 
-export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolicy, options: HierarchyOptions): ResolvedHierarchyOptions {
+export function resolveHierarchyOptions(view: ReleaseView, options: HierarchyOptions): ResolvedHierarchyOptions {
   const relationshipTypes = options.relationship_types?.length ? options.relationship_types : DEFAULT_RELATIONSHIP_TYPES;
-  assertAncestryDefining(store, relationshipTypes);
+  assertAncestryDefining(view.store, relationshipTypes);
+  view.assertVisibleAll(options.vocabulary_ids);
   return {
     filter: {
       maxLevels: Math.min(options.max_levels ?? DEFAULT_MAX_LEVELS, MAX_LEVELS_CEILING),
@@ -49,7 +50,7 @@ export function resolveHierarchyOptions(store: ReleaseStore, policy: AccessPolic
       domainIds: options.domain_ids?.length ? options.domain_ids : undefined,
       standardOnly: options.standard_only === true,
       includeInvalid: options.include_invalid === true,
-      hiddenVocabularies: policy.hiddenVocabularies(),
+      hiddenVocabularyIds: view.hiddenVocabularyIds(),
     },
     relationshipTypes,
     includeDistance: options.include_distance === true,

@@ -2,7 +2,7 @@
  * GET /v1/mappings/coverage: how much of a source vocabulary maps into a target vocabulary, per
  * source domain, from the load-time coverage tables (src/mapping-model/coverage-aggregate.ts says what counts).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
@@ -38,12 +38,12 @@ export interface CoverageReport {
   definitions: Record<string, string>;
 }
 
-export function mappingCoverage(store: ReleaseStore, policy: AccessPolicy, request: CoverageRequest): CoverageReport {
-  const source = requireVocabulary(store, policy, request.source_vocabulary);
-  const target = requireVocabulary(store, policy, request.target_vocabulary);
-  const domainNames = new Map(store.metadata.domains().map((d) => [d.domain_id, d.domain_name]));
-  const sources = new Map(store.mappingQuality.sourceCoverage(source.vocabulary_id).map((s) => [s.domain_id, s]));
-  const targets = new Map(store.mappingQuality.targetCoverage(source.vocabulary_id, target.vocabulary_id).map((t) => [t.domain_id, t]));
+export function mappingCoverage(view: ReleaseView, request: CoverageRequest): CoverageReport {
+  const source = requireVocabulary(view, request.source_vocabulary);
+  const target = requireVocabulary(view, request.target_vocabulary);
+  const domainNames = new Map(view.store.metadata.domains().map((d) => [d.domain_id, d.domain_name]));
+  const sources = new Map(view.store.mappingQuality.sourceCoverage(source.vocabulary_id).map((s) => [s.domain_id, s]));
+  const targets = new Map(view.store.mappingQuality.targetCoverage(source.vocabulary_id, target.vocabulary_id).map((t) => [t.domain_id, t]));
   const domainIds = request.domain_ids ? [...new Set(request.domain_ids)] : [...sources.keys()];
 
   const domain_coverage: DomainCoverage[] = [];
@@ -64,7 +64,7 @@ export function mappingCoverage(store: ReleaseStore, policy: AccessPolicy, reque
     unmappedIds.push(...(t ? t.unmapped_concepts : (s?.first_concepts ?? [])));
   }
   const firstUnmapped = unmappedIds.sort((a, b) => a - b).slice(0, UNMAPPED_SAMPLE_LIMIT);
-  const unmapped = store.concepts.byIds(firstUnmapped).sort((a, b) => a.concept_id - b.concept_id);
+  const unmapped = view.store.concepts.byIds(firstUnmapped).sort((a, b) => a.concept_id - b.concept_id);
   const totalSource = domain_coverage.reduce((n, d) => n + d.source_concepts, 0);
   const totalMapped = domain_coverage.reduce((n, d) => n + d.mapped_concepts, 0);
   return {

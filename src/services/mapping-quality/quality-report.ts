@@ -2,7 +2,7 @@
  * GET /v1/mappings/quality/{source}/{target} (E10): formats the pair's load-time aggregate into the report, kept
  * per open release, pair and flags; figures the release cannot support are null with their reason.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { LruCache } from '../../lru-cache.js';
 import type { VocabularyRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -45,21 +45,20 @@ const pairLabel = (a: PairQualityAggregate) => `${a.source_vocabulary_id}→${a.
 const average = (t: { total: number; confidence_sum: number }) => (t.total ? roundConfidence(t.confidence_sum / t.total) : null);
 
 export function mappingQualityReport(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   sourceVocabularyId: string,
   targetVocabularyId: string,
   options: QualityReportOptions,
 ): { data: Record<string, unknown>; meta: Record<string, unknown> } {
   const started = performance.now();
-  const source = requireVocabulary(store, policy, sourceVocabularyId);
-  const target = requireVocabulary(store, policy, targetVocabularyId);
-  let cache = reportCache.get(store);
-  if (!cache) reportCache.set(store, (cache = new LruCache(REPORT_CACHE_SIZE)));
+  const source = requireVocabulary(view, sourceVocabularyId);
+  const target = requireVocabulary(view, targetVocabularyId);
+  let cache = reportCache.get(view.store);
+  if (!cache) reportCache.set(view.store, (cache = new LruCache(REPORT_CACHE_SIZE)));
   const flags = [options.include_outliers, options.include_trends, options.include_recommendations].map((f) => (f ? 1 : 0)).join('');
   const key = `${source.vocabulary_id}\u0000${target.vocabulary_id}\u0000${flags}`;
   let data = cache.get(key);
-  if (!data) cache.set(key, (data = reportData(store, source, target, options)));
+  if (!data) cache.set(key, (data = reportData(view.store, source, target, options)));
 
   const sections = ['quality_overview', 'quality_by_vocabulary_pair', 'quality_by_domain', 'quality_metrics'];
   if (options.include_outliers) sections.push('quality_outliers');
@@ -68,10 +67,10 @@ export function mappingQualityReport(
   const meta = {
     analysis_date: new Date().toISOString(),
     data_freshness: {
-      vocab_release: store.manifest.label,
-      release_date: store.manifest.release_date,
-      source_vocabulary_version: store.manifest.source_vocabulary_version,
-      loaded_at: store.manifest.loaded_at,
+      vocab_release: view.store.manifest.label,
+      release_date: view.store.manifest.release_date,
+      source_vocabulary_version: view.store.manifest.source_vocabulary_version,
+      loaded_at: view.store.manifest.loaded_at,
       aggregates_computed: 'when the release was loaded',
     },
     analysis_scope: {

@@ -3,7 +3,7 @@
  * (direct, equivalent, broader, narrower), from Athena's own tables only, with bounded reads and per-source
  * failures.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { BoundedResult, HierarchyMatch, MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
@@ -130,30 +130,30 @@ class TargetCollector {
   }
 }
 
-function restricted(policy: AccessPolicy, vocabularyId: string, failure: Omit<FailedMapping, 'error_code' | 'reason'>): ResolvedSource {
-  return { failure: { ...failure, error_code: 'vocabulary_restricted', reason: policy.restrictionMessage(vocabularyId) } };
+function restricted(view: ReleaseView, vocabularyId: string, failure: Omit<FailedMapping, 'error_code' | 'reason'>): ResolvedSource {
+  return { failure: { ...failure, error_code: 'vocabulary_restricted', reason: view.restrictionMessage(vocabularyId) } };
 }
 
-function resolveSources(store: ReleaseStore, policy: AccessPolicy, request: ConceptMapRequest): ResolvedSource[] {
+function resolveSources(view: ReleaseView, request: ConceptMapRequest): ResolvedSource[] {
   if (request.sourceConcepts) {
-    const byId = new Map(store.concepts.byIds(request.sourceConcepts).map((c) => [c.concept_id, c]));
+    const byId = new Map(view.store.concepts.byIds(request.sourceConcepts).map((c) => [c.concept_id, c]));
     return request.sourceConcepts.map((id): ResolvedSource => {
       const concept = byId.get(id);
       if (!concept) {
-        return { failure: { source_concept_id: id, error_code: 'concept_not_found', reason: `Concept ${id} was not found in release ${store.manifest.label}.` } };
+        return { failure: { source_concept_id: id, error_code: 'concept_not_found', reason: `Concept ${id} was not found in release ${view.store.manifest.label}.` } };
       }
-      return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(policy, concept.vocabulary_id, { source_concept_id: id });
+      return view.canSee(concept.vocabulary_id) ? { concept } : restricted(view, concept.vocabulary_id, { source_concept_id: id });
     });
   }
   return sourceCodesOf(request).map((sourceCode): ResolvedSource => {
-    if (!policy.canSee(sourceCode.vocabulary_id)) return restricted(policy, sourceCode.vocabulary_id, { source_code: sourceCode });
-    const concept = store.concepts.byCode(sourceCode.vocabulary_id, sourceCode.concept_code);
-    if (concept) return policy.canSee(concept.vocabulary_id) ? { concept } : restricted(policy, concept.vocabulary_id, { source_code: sourceCode });
+    if (!view.canSee(sourceCode.vocabulary_id)) return restricted(view, sourceCode.vocabulary_id, { source_code: sourceCode });
+    const concept = view.store.concepts.byCode(sourceCode.vocabulary_id, sourceCode.concept_code);
+    if (concept) return view.canSee(concept.vocabulary_id) ? { concept } : restricted(view, concept.vocabulary_id, { source_code: sourceCode });
     return {
       failure: {
         source_code: sourceCode,
         error_code: 'concept_not_found',
-        reason: `No concept with code '${sourceCode.concept_code}' in vocabulary ${sourceCode.vocabulary_id} (release ${store.manifest.label}).`,
+        reason: `No concept with code '${sourceCode.concept_code}' in vocabulary ${sourceCode.vocabulary_id} (release ${view.store.manifest.label}).`,
       },
     };
   });
@@ -211,7 +211,7 @@ function noMapping(source: ConceptRecord, request: ConceptMapRequest, sourceCode
   };
 }
 
-export function mapConcepts(store: ReleaseStore, policy: AccessPolicy, request: ConceptMapRequest): ConceptMapResult {
+export function mapConcepts(view: ReleaseView, request: ConceptMapRequest): ConceptMapResult {
   if ((request.sourceConcepts === undefined) === (request.sourceCodes === undefined)) {
     throw validationError(
       request.sourceConcepts === undefined
@@ -220,18 +220,18 @@ export function mapConcepts(store: ReleaseStore, policy: AccessPolicy, request: 
       { parameter: 'source_concepts', location: 'body' },
     );
   }
-  const inTarget = visibleTargetFilter(policy, [request.targetVocabulary], request.includeInvalid);
+  const inTarget = visibleTargetFilter(view, [request.targetVocabulary], request.includeInvalid);
   const anyVisible: MappingFilter = { ...inTarget, targetVocabularyIds: undefined };
   const result: ConceptMapResult = { mappings: [], failed_mappings: [], truncated_sources: [], summary: { total: 0, mapped: 0, failed: 0, total_mappings: 0 } };
   const codes = request.sourceCodes ? sourceCodesOf(request) : undefined;
-  resolveSources(store, policy, request).forEach((resolved, i) => {
+  resolveSources(view, request).forEach((resolved, i) => {
     if ('failure' in resolved) {
       result.failed_mappings.push(resolved.failure);
       return;
     }
     const source = resolved.concept;
     const collector = new TargetCollector(source, request.mappingType);
-    collectTargets(store, collector, source, request.mappingType, inTarget, anyVisible);
+    collectTargets(view.store, collector, source, request.mappingType, inTarget, anyVisible);
     if (!collector.complete) result.truncated_sources.push(source.concept_id);
     if (collector.records.length === 0) {
       result.failed_mappings.push(noMapping(source, request, codes?.[i]));

@@ -2,7 +2,7 @@
  * GET /v1/concepts/{concept_id}/mappings: one concept's mapping rows from CONCEPT_RELATIONSHIP ('Maps to' by
  * default), under the licence rules, each with the E10 confidence the quality aggregates counted for it.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { MappingFilter, MappingRow } from '../../store/mapping-store.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -69,9 +69,9 @@ export function targetFields(target: ConceptRecord): MappingTargetFields {
 }
 
 /** The filter for targets a caller may see, in the vocabularies named (each of which must be visible: 403 otherwise). */
-export function visibleTargetFilter(policy: AccessPolicy, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
-  for (const vocabularyId of targetVocabularyIds ?? []) policy.assertVisible(vocabularyId);
-  return { targetVocabularyIds, excludedVocabularyIds: policy.hiddenVocabularies(), includeInvalid };
+export function visibleTargetFilter(view: ReleaseView, targetVocabularyIds: readonly string[] | undefined, includeInvalid: boolean): MappingFilter {
+  for (const vocabularyId of targetVocabularyIds ?? []) view.assertVisible(vocabularyId);
+  return { targetVocabularyIds, hiddenVocabularyIds: view.hiddenVocabularyIds(), includeInvalid };
 }
 
 /**
@@ -82,7 +82,7 @@ const FAN_OUT_READ_LIMIT = 1000;
 
 /** The source's valid 'Maps to' and 'Maps to value' rows whose target is in CONCEPT, as E10 counts them. */
 function validMappingFanOut(store: ReleaseStore, sourceId: number): number {
-  const everyTarget: MappingFilter = { excludedVocabularyIds: [], includeInvalid: true };
+  const everyTarget: MappingFilter = { hiddenVocabularyIds: [], includeInvalid: true };
   let n = 0;
   for (const relationshipId of MAPPING_RELATIONSHIP_IDS) {
     for (const row of store.mappings.page(sourceId, relationshipId, everyTarget, 0, FAN_OUT_READ_LIMIT)) if (row.invalid_reason === null) n++;
@@ -122,12 +122,12 @@ function toRecord(source: ConceptRecord, row: MappingRow, confidence: number): C
 }
 
 /** One page of a concept's mappings with the exact total; the relationship ids' rows follow each other in the order given. */
-export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, request: ConceptMappingsRequest): ConceptMappings {
-  const source = requireVisibleConcept(store, policy, request.conceptId);
-  const filter = visibleTargetFilter(policy, request.targetVocabularyIds, request.includeInvalid);
+export function conceptMappings(view: ReleaseView, request: ConceptMappingsRequest): ConceptMappings {
+  const source = requireVisibleConcept(view, request.conceptId);
+  const filter = visibleTargetFilter(view, request.targetVocabularyIds, request.includeInvalid);
   const relationshipIds = [...new Set(request.relationshipIds ?? DEFAULT_MAPPING_RELATIONSHIPS)];
-  const counts = relationshipIds.map((relationshipId) => store.mappings.count(source.concept_id, relationshipId, filter));
-  const confidence = confidenceOf(store, source);
+  const counts = relationshipIds.map((relationshipId) => view.store.mappings.count(source.concept_id, relationshipId, filter));
+  const confidence = confidenceOf(view.store, source);
   const mappings: ConceptMappingRecord[] = [];
   let skip = request.offset;
   relationshipIds.forEach((relationshipId, i) => {
@@ -138,7 +138,7 @@ export function conceptMappings(store: ReleaseStore, policy: AccessPolicy, reque
     }
     const wanted = request.limit - mappings.length;
     if (wanted <= 0) return;
-    for (const row of store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row, confidence(row)));
+    for (const row of view.store.mappings.page(source.concept_id, relationshipId, filter, skip, wanted)) mappings.push(toRecord(source, row, confidence(row)));
     skip = 0;
   });
   return { mappings, source_concept: source, total_mappings: counts.reduce((sum, n) => sum + n, 0) };

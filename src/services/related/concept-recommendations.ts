@@ -3,7 +3,7 @@
  * over `Maps to`, `Is a` and `Subsumes` from each source, filtered and ranked by relationship score, each source
  * paged alike.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -45,8 +45,9 @@ export interface RecommendationResult {
   failedConcepts: Array<{ concept_id: number; reason: string }>;
 }
 
-export function recommendConcepts(store: ReleaseStore, policy: AccessPolicy, request: RecommendationRequest): RecommendationResult {
-  const scorer = scorerFor(store);
+export function recommendConcepts(view: ReleaseView, request: RecommendationRequest): RecommendationResult {
+  view.assertVisibleAll(request.vocabularyIds ?? undefined);
+  const scorer = scorerFor(view.store);
   const recommendations: Record<string, RecommendedConcept[]> = {};
   const failedConcepts: RecommendationResult['failedConcepts'] = [];
   let longestList = 0;
@@ -62,7 +63,7 @@ export function recommendConcepts(store: ReleaseStore, policy: AccessPolicy, req
     recommendations[key] = [];
     let outcome: TraversalOutcome;
     try {
-      outcome = walkFromConcept(store, policy, conceptId, {
+      outcome = walkFromConcept(view, conceptId, {
         relationshipIds: request.relationshipIds ?? RECOMMENDATION_RELATIONSHIPS,
         maxDepth: RECOMMENDATION_DEPTH,
         minScore: 0,

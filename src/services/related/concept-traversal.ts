@@ -54,7 +54,7 @@ export interface TraversalRequest {
   minScore: number;
   /** The concept record of an id (ConceptStore.byId); undefined for a row pointing at no concept. */
   conceptOf: (conceptId: number) => ConceptRecord | undefined;
-  /** Whether the caller may see a concept of this vocabulary (AccessPolicy.canSee). */
+  /** Whether the caller may see a concept of this vocabulary (ReleaseView.canSee). */
   canSee: (vocabularyId: string) => boolean;
   budget?: TraversalBudget;
   /** Clock in milliseconds (performance.now unless a test gives its own). */

@@ -2,7 +2,7 @@
  * Related concepts (E6 `related`, GET /v1/concepts/{id}/related): the best-scored concepts within RELATED_DEPTH
  * relationships of a concept, from one bounded traversal, so a hub answers as fast as any concept.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { bestFirst, type TraversalBudget } from './concept-traversal.js';
 import { roundScore, scorerFor } from './relationship-scoring.js';
@@ -36,9 +36,9 @@ export interface RelatedConceptsOptions {
   budget?: TraversalBudget;
 }
 
-export function findRelatedConcepts(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: RelatedConceptsOptions): RelatedConceptRecord[] {
-  const scorer = scorerFor(store);
-  const outcome = walkFromConcept(store, policy, conceptId, {
+export function findRelatedConcepts(view: ReleaseView, conceptId: number, options: RelatedConceptsOptions): RelatedConceptRecord[] {
+  const scorer = scorerFor(view.store);
+  const outcome = walkFromConcept(view, conceptId, {
     relationshipIds: options.relationshipIds,
     maxDepth: RELATED_DEPTH,
     minScore: options.minScore,

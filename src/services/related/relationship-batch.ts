@@ -2,7 +2,7 @@
  * POST /v1/concepts/relationships/batch (E6): 1–100 queries (`relationships`, `related`, `traverse`) answered in
  * input order, each on its own: a query that fails is an item with `success: false`, and the others still run.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError, validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { listConceptRelationships, type RelationshipRecord } from '../concepts/concept-relationships.js';
@@ -53,7 +53,7 @@ export interface RelationshipBatchItem {
   error_code?: string;
 }
 
-export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, queries: readonly RelationshipBatchQuery[]): RelationshipBatchItem[] {
+export function runRelationshipBatch(view: ReleaseView, queries: readonly RelationshipBatchQuery[]): RelationshipBatchItem[] {
   const deadline = performance.now() + REQUEST_WALK_TIME_MS;
   return queries.map((query) => {
     const item: RelationshipBatchItem = {
@@ -64,7 +64,7 @@ export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, 
       data: null,
     };
     try {
-      return { ...item, ...answer(store, policy, query, deadline) };
+      return { ...item, ...answer(view, query, deadline) };
     } catch (err) {
       if (!(err instanceof ServiceError) || err.status >= 500) throw err;
       return { ...item, success: false, data: null, error: err.message, error_code: String(err.code) };
@@ -72,7 +72,7 @@ export function runRelationshipBatch(store: ReleaseStore, policy: AccessPolicy, 
   });
 }
 
-function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBatchQuery, deadline: number): Pick<RelationshipBatchItem, 'data' | 'total_count'> {
+function answer(view: ReleaseView, query: RelationshipBatchQuery, deadline: number): Pick<RelationshipBatchItem, 'data' | 'total_count'> {
   const operation = operationOf(query.operation);
   const params = paramsOf(query.params, operation);
   switch (operation) {
@@ -81,8 +81,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
         throw validationError("params.relationship_ids and params.relationship_types (its deprecated alias) must not both be sent; send relationship_ids.");
       }
       const { relationships, total } = listConceptRelationships(
-        store,
-        policy,
+        view,
         query.concept_id,
         {
           relationshipIds: list(params, 'relationship_ids') ?? list(params, 'relationship_types'),
@@ -98,7 +97,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
     }
     case 'related':
       return {
-        data: findRelatedConcepts(store, policy, query.concept_id, {
+        data: findRelatedConcepts(view, query.concept_id, {
           relationshipIds: list(params, 'relationship_types') ?? null,
           minScore: score(params, 'min_score', RELATED_DEFAULT_MIN_SCORE),
           limit: integer(params, 'page_size', BATCH_RELATED_DEFAULT_PAGE_SIZE, 1, RELATED_MAX_PAGE_SIZE),
@@ -107,7 +106,7 @@ function answer(store: ReleaseStore, policy: AccessPolicy, query: RelationshipBa
       };
     case 'traverse':
       return {
-        data: traverseFromConcept(store, policy, query.concept_id, {
+        data: traverseFromConcept(view, query.concept_id, {
           relationshipIds: list(params, 'relationship_types') ?? null,
           maxDepth: integer(params, 'max_depth', TRAVERSE_DEFAULT_MAX_DEPTH, 1, MAX_TRAVERSAL_DEPTH),
           minScore: score(params, 'min_score', TRAVERSE_DEFAULT_MIN_SCORE),

@@ -2,7 +2,7 @@
  * E6 operation `traverse`: the Traversal result of a bounded breadth-first walk from one concept
  * (./concept-traversal.ts), whose stats count exactly what the walk did and name every budget that cut it short.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { TraversalLimit } from './concept-traversal.js';
 import { roundScore, scorerFor } from './relationship-scoring.js';
@@ -32,9 +32,9 @@ export interface TraversalResult {
   };
 }
 
-export function traverseFromConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: WalkOptions): TraversalResult {
-  const scorer = scorerFor(store);
-  const outcome = walkFromConcept(store, policy, conceptId, options);
+export function traverseFromConcept(view: ReleaseView, conceptId: number, options: WalkOptions): TraversalResult {
+  const scorer = scorerFor(view.store);
+  const outcome = walkFromConcept(view, conceptId, options);
   const discovered = outcome.discovered.map(({ concept: c, relationship_id, score, distance }) => ({
     concept_id: c.concept_id,
     concept_name: c.concept_name,

@@ -2,7 +2,7 @@
  * Starts a walk from one concept of a release (for related concepts, traverse, recommendations and the E6 batch):
  * the concept must exist (404) and be visible (403); the walk applies the caller's licence rules.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { requireVisibleConcept } from '../concepts/concept-lookup.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { traverseGraph, type TraversalBudget, type TraversalOutcome } from './concept-traversal.js';
@@ -17,15 +17,15 @@ export interface WalkOptions {
   budget?: TraversalBudget;
 }
 
-export function walkFromConcept(store: ReleaseStore, policy: AccessPolicy, conceptId: number, options: WalkOptions): TraversalOutcome {
-  requireVisibleConcept(store, policy, conceptId);
-  return traverseGraph(store.graph, scorerFor(store), {
+export function walkFromConcept(view: ReleaseView, conceptId: number, options: WalkOptions): TraversalOutcome {
+  requireVisibleConcept(view, conceptId);
+  return traverseGraph(view.store.graph, scorerFor(view.store), {
     startConceptId: conceptId,
     relationshipIds: options.relationshipIds,
     maxDepth: options.maxDepth,
     minScore: options.minScore,
-    conceptOf: (id) => store.concepts.byId(id),
-    canSee: (vocabularyId) => policy.canSee(vocabularyId),
+    conceptOf: (id) => view.store.concepts.byId(id),
+    canSee: (vocabularyId) => view.canSee(vocabularyId),
     budget: options.budget,
   });
 }

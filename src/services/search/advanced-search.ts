@@ -3,7 +3,7 @@
  * `relationship_filters`, the latter applied while reading the ranked list over at most RELATIONSHIP_SCAN_LIMIT
  * results.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { filtersFrom, type BulkSearchFields } from './bulk-search.js';
@@ -56,7 +56,7 @@ function hasRelationship(store: ReleaseStore, conceptId: number, filter: Relatio
   return filter.target_concept_id === undefined ? links.length > 0 : links.some((l) => l.concept.concept_id === filter.target_concept_id);
 }
 
-export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: AdvancedSearchBody): AdvancedSearchResult {
+export function advancedSearch(view: ReleaseView, body: AdvancedSearchBody): AdvancedSearchResult {
   const started = process.hrtime.bigint();
   const pageSize = body.page_size ?? body.limit ?? 20;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > ADVANCED_MAX_PAGE_SIZE) {
@@ -92,7 +92,7 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
   let queryText: string;
   let filtersApplied: Record<string, unknown>;
   if (relationshipFilters.length === 0) {
-    const result = searchConcepts(store, policy, { ...base, window: { offset, limit: pageSize } });
+    const result = searchConcepts(view, { ...base, window: { offset, limit: pageSize } });
     items = result.items;
     total = result.total ?? 0;
     queryText = result.query.text;
@@ -100,9 +100,9 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
     facetItems =
       offset === 0 && pageSize >= ADVANCED_FACET_WINDOW
         ? items
-        : searchConcepts(store, policy, { ...base, window: { offset: 0, limit: ADVANCED_FACET_WINDOW } }).items;
+        : searchConcepts(view, { ...base, window: { offset: 0, limit: ADVANCED_FACET_WINDOW } }).items;
   } else {
-    const reverseOf = (id: string) => relationshipTypeIndex(store).get(id)?.reverse_relationship_id ?? id;
+    const reverseOf = (id: string) => relationshipTypeIndex(view.store).get(id)?.reverse_relationship_id ?? id;
     const kept: ConceptSearchRecord[] = [];
     const chunk = 500;
     let scanned = 0;
@@ -110,11 +110,11 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
     queryText = '';
     filtersApplied = {};
     while (scanned < RELATIONSHIP_SCAN_LIMIT) {
-      const result = searchConcepts(store, policy, { ...base, window: { offset: scanned, limit: chunk }, countTotal: scanned === 0 });
+      const result = searchConcepts(view, { ...base, window: { offset: scanned, limit: chunk }, countTotal: scanned === 0 });
       queryText = result.query.text;
       filtersApplied = { ...result.filtersApplied, relationship_filters: relationshipFilters };
       for (const item of result.items) {
-        if (relationshipFilters.every((f) => hasRelationship(store, item.concept_id, f, reverseOf))) kept.push(item);
+        if (relationshipFilters.every((f) => hasRelationship(view.store, item.concept_id, f, reverseOf))) kept.push(item);
       }
       scanned += result.items.length;
       if (result.items.length < chunk) {
@@ -129,7 +129,7 @@ export function advancedSearch(store: ReleaseStore, policy: AccessPolicy, body: 
   }
   return {
     concepts: items,
-    facets: facetsOf(store, facetItems),
+    facets: facetsOf(view.store, facetItems),
     search_metadata: {
       query: queryText,
       total_results: total,

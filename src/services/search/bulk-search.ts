@@ -3,7 +3,7 @@
  * `defaults`; each search succeeds or fails alone (a bad query or a restricted vocabulary fails that
  * item only). The whole request is one call for rate limiting and quota (it is one HTTP request).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError, validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConceptsBatch, type ConceptSearchRecord, type KeywordSearchRequest } from './keyword-search.js';
@@ -95,7 +95,7 @@ export function checkBulkBody(body: BulkSearchBody): BulkSearchItem[] {
  * Runs a bulk search in this thread. `firstIndex` is the position of `searches[0]` in the whole
  * request (for default search ids when a request is split between threads, see src/threads/bulk-search-pool.ts).
  */
-export function bulkSearch(store: ReleaseStore, policy: AccessPolicy, body: BulkSearchBody, firstIndex = 0): BulkSearchOutcome[] {
+export function bulkSearch(view: ReleaseView, body: BulkSearchBody, firstIndex = 0): BulkSearchOutcome[] {
   const searches = checkBulkBody(body);
   const defaults = body.defaults ?? {};
   const requests: Array<KeywordSearchRequest | ServiceError> = searches.map((item) => {
@@ -107,8 +107,7 @@ export function bulkSearch(store: ReleaseStore, policy: AccessPolicy, body: Bulk
     }
   });
   const batch = searchConceptsBatch(
-    store,
-    policy,
+    view,
     requests.filter((r): r is KeywordSearchRequest => !(r instanceof ServiceError)),
   );
   let next = 0;

@@ -3,7 +3,7 @@
  * standard flag over the first FACET_WINDOW keyword-search results, the response saying whether that covers them
  * all.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
 import type { SearchFilters } from './search-filters.js';
@@ -55,16 +55,15 @@ export function facetsOf(store: ReleaseStore, items: readonly ConceptSearchRecor
 }
 
 export function searchFacets(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: { query: string | undefined; filters?: SearchFilters; window?: number },
 ): FacetsResult {
   const window = request.window ?? FACET_WINDOW;
-  const result = searchConcepts(store, policy, { query: request.query, filters: request.filters, window: { offset: 0, limit: window } });
+  const result = searchConcepts(view, { query: request.query, filters: request.filters, window: { offset: 0, limit: window } });
   const total = result.total ?? result.items.length;
   return {
     query: result.query.text,
-    facets: facetsOf(store, result.items),
+    facets: facetsOf(view.store, result.items),
     total_results: total,
     counted_results: result.items.length,
     complete: result.items.length >= total,

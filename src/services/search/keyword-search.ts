@@ -2,7 +2,7 @@
  * Keyword search (E4), the public entry points: one search, or a batch of searches (bulk search) that share their
  * index round trips.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -52,8 +52,8 @@ export interface KeywordSearchResult {
   filtersApplied: Record<string, unknown>;
 }
 
-export function searchConcepts(store: ReleaseStore, policy: AccessPolicy, request: KeywordSearchRequest): KeywordSearchResult {
-  const [outcome] = searchConceptsBatch(store, policy, [request]);
+export function searchConcepts(view: ReleaseView, request: KeywordSearchRequest): KeywordSearchResult {
+  const [outcome] = searchConceptsBatch(view, [request]);
   if (outcome!.error) throw outcome!.error;
   return outcome!.result!;
 }
@@ -72,11 +72,11 @@ export interface BatchSearchOutcome {
  * are fetched together first, and the concepts of all their pages together last, so a batch of n
  * costs much less than n single searches.
  */
-export function searchConceptsBatch(store: ReleaseStore, policy: AccessPolicy, requests: readonly KeywordSearchRequest[]): BatchSearchOutcome[] {
-  const search = store.search;
+export function searchConceptsBatch(view: ReleaseView, requests: readonly KeywordSearchRequest[]): BatchSearchOutcome[] {
+  const search = view.store.search;
   const cacheResults = resultCacheEnabled();
   const outcomes: BatchSearchOutcome[] = requests.map(() => ({ ms: 0 }));
-  const hidden = policy.hiddenVocabularies().sort();
+  const hidden = view.hiddenVocabularyIds().sort();
   const cacheKeys = requests.map((r) => (cacheResults ? JSON.stringify([r, hidden]) : ''));
   let clock = process.hrtime.bigint();
   /** Milliseconds since the last call (charged to one search, or shared). */
@@ -97,7 +97,7 @@ export function searchConceptsBatch(store: ReleaseStore, policy: AccessPolicy, r
     if (cached) outcomes[i]!.result = cached;
     else {
       try {
-        prepared.push({ index: i, search: prepareSearch(policy, request) });
+        prepared.push({ index: i, search: prepareSearch(view, request) });
       } catch (err) {
         fail(i, err);
       }

@@ -2,7 +2,7 @@
  * One keyword search from request to records in three steps a batch can interleave: prepareSearch validates and
  * parses, rankPage places the page's ranks, materialise turns them into result records.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ExactLookups, IndexFilter, IndexedTier, SearchHit, SearchStore } from '../../store/search-store.js';
 import { exactTiers } from './exact-tiers.js';
@@ -45,10 +45,10 @@ export interface PreparedSearch {
   groupOfBand: Map<number, RankGroup>;
 }
 
-export function prepareSearch(policy: AccessPolicy, request: KeywordSearchRequest): PreparedSearch {
+export function prepareSearch(view: ReleaseView, request: KeywordSearchRequest): PreparedSearch {
   const parsed = parseQuery(request.query, request.queryRules);
   const filters = request.filters ?? {};
-  const filter = indexFilterFor(filters, policy);
+  const filter = indexFilterFor(filters, view);
   const includeInvalid = filters.includeInvalid ?? false;
   const groups = rankGroups({ demotion: demotionApplies(filters), includeInvalid })
     .map((g) => ({ ...g, bands: g.bands.filter((b) => bandCanMatch(b, filter)) }))

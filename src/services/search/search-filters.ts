@@ -3,7 +3,7 @@
  * restrictions (hidden vocabularies never appear; naming one is a 403), the demotion switch, and
  * which bands can hold results at all.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import { bandIsCore, bandPartition, DEMOTED_CONCEPT_CLASSES, DEMOTION_OFF_DOMAIN, CORE_DOMAINS, Partition } from '../../search-model/ranking.js';
 
@@ -38,14 +38,14 @@ export function parseStandardConcept(value: string | undefined): StandardFlag[] 
 }
 
 /** 403 for a named vocabulary the caller may not see; then the index filter. */
-export function indexFilterFor(filters: SearchFilters, policy: AccessPolicy): IndexFilter {
-  for (const v of filters.vocabularyIds ?? []) policy.assertVisible(v);
+export function indexFilterFor(filters: SearchFilters, view: ReleaseView): IndexFilter {
+  for (const v of filters.vocabularyIds ?? []) view.assertVisible(v);
   return {
     vocabularyIds: filters.vocabularyIds,
     domainIds: filters.domainIds,
     conceptClassIds: filters.conceptClassIds,
     standardConcepts: filters.standardConcepts,
-    hiddenVocabularyIds: policy.hiddenVocabularies(),
+    hiddenVocabularyIds: view.hiddenVocabularyIds(),
   };
 }
 

@@ -3,7 +3,7 @@
  * item beyond the page instead of counting every match, so totals are exact or explicitly lower bounds, never
  * invented.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
@@ -38,7 +38,7 @@ export interface SuggestResult {
   totalIsExact: boolean;
 }
 
-export function suggestConcepts(store: ReleaseStore, policy: AccessPolicy, request: SuggestRequest): SuggestResult {
+export function suggestConcepts(view: ReleaseView, request: SuggestRequest): SuggestResult {
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? 10;
   const offset = (page - 1) * pageSize;
@@ -49,7 +49,7 @@ export function suggestConcepts(store: ReleaseStore, policy: AccessPolicy, reque
     );
   }
   const suggestWindow = (windowOffset: number, limit: number) =>
-    searchConcepts(store, policy, {
+    searchConcepts(view, {
       query: request.query,
       filters: request.filters,
       window: { offset: windowOffset, limit },

@@ -3,7 +3,7 @@
  * `search` the E4 keyword search restricted to that vocabulary, optionally with each concept's parents and
  * children.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { relativesOf, type ConceptDetail } from '../concepts/concept-lookup.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
@@ -38,28 +38,26 @@ export interface VocabularyConceptRecord extends ConceptRecord {
 }
 
 export function listVocabularyConcepts(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
-  const page = findVocabularyConcepts(store, policy, request);
+  const page = findVocabularyConcepts(view, request);
   if (request.includeRelationships) {
-    const relatives = relativesOf(store, policy, page.items.map((item) => item.concept_id));
+    const relatives = relativesOf(view, page.items.map((item) => item.concept_id));
     for (const item of page.items) item.relationships = relatives.get(item.concept_id);
   }
   return page;
 }
 
 function findVocabularyConcepts(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   request: VocabularyConceptsRequest,
 ): { items: VocabularyConceptRecord[]; total: number } {
-  requireVocabulary(store, policy, request.vocabularyId);
+  requireVocabulary(view, request.vocabularyId);
   if (request.search !== undefined && request.search.trim() !== '') {
     const sortBy: SortBy | undefined =
       request.sortBy === 'name' ? 'concept_name' : request.sortBy === 'code' ? 'concept_code' : (request.sortBy as SortBy | undefined);
-    const result = searchConcepts(store, policy, {
+    const result = searchConcepts(view, {
       query: request.search,
       queryRules: { parameter: 'search' },
       filters: { vocabularyIds: [request.vocabularyId], standardConcepts: request.standardConcepts, includeInvalid: request.includeInvalid },
@@ -71,7 +69,7 @@ function findVocabularyConcepts(
     });
     return { items: result.items as ConceptSearchRecord[], total: result.total ?? result.items.length };
   }
-  const search = store.search;
+  const search = view.store.search;
   const sortBy = request.sortBy === 'name' || request.sortBy === 'concept_name' ? 'concept_name' : request.sortBy === 'concept_id' ? 'concept_id' : 'concept_code';
   const { concepts, total } = search.browseVocabulary({
     vocabularyId: request.vocabularyId,

@@ -3,7 +3,7 @@
  * first keyword results, filtered and licence-checked, each scored on its best text by the provider or the lexical
  * scorer.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
 import { searchConcepts } from '../search/keyword-search.js';
 import { conceptPasses, indexFilterFor, type SearchFilters, type StandardFlag } from '../search/search-filters.js';
@@ -23,10 +23,9 @@ export const INDEXED_STANDARD_FLAGS: readonly StandardFlag[] = ['S', 'C'];
 
 /** What every meaning-based service works on: one release, its vectors, the provider that reads them, the caller's licence. */
 export interface SemanticContext {
-  store: ReleaseStore;
   index: SemanticIndex;
   provider: EmbeddingProvider;
-  policy: AccessPolicy;
+  view: ReleaseView;
 }
 
 /** A candidate concept with its best score and the text that scored it. */
@@ -70,7 +69,7 @@ function withIndexedDefault(filters: SearchFilters): SearchFilters {
  */
 export async function candidateConcepts(ctx: SemanticContext, request: CandidateRequest): Promise<CandidateConcepts> {
   const filters = withIndexedDefault(request.filters);
-  const indexFilter = indexFilterFor(filters, ctx.policy);
+  const indexFilter = indexFilterFor(filters, ctx.view);
   const includeInvalid = filters.includeInvalid === true;
   const excluded = new Set(request.excludeConceptIds ?? []);
   const [queryVector] = await ctx.provider.embed([request.text]);
@@ -87,12 +86,12 @@ export async function candidateConcepts(ctx: SemanticContext, request: Candidate
     const neighbours = ctx.index.nearest(queryVector!, k);
     const fresh = neighbours.map((n) => n.conceptId).filter((id) => !seen.has(id));
     for (const id of fresh) seen.add(id);
-    consider(ctx.store.concepts.byIds(fresh));
+    consider(ctx.view.concepts(fresh));
     const indexExhausted = neighbours.length < k;
     if (byId.size >= request.wanted || indexExhausted || k >= CANDIDATE_K_CAP) break;
   }
 
-  for (const q of request.keywordQueries ?? [request.text]) consider(keywordCandidates(ctx.store, ctx.policy, q, filters));
+  for (const q of request.keywordQueries ?? [request.text]) consider(keywordCandidates(ctx.view, q, filters));
   return { concepts: [...byId.values()], queryVector: queryVector! };
 }
 
@@ -111,9 +110,9 @@ export function typoTolerantKeywordQueries(text: string): string[] {
 }
 
 /** The first keyword-search results for the text (none when keyword search refuses it, e.g. a query under 3 characters). */
-export function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, text: string, filters: SearchFilters): ConceptRecord[] {
+export function keywordCandidates(view: ReleaseView, text: string, filters: SearchFilters): ConceptRecord[] {
   try {
-    return searchConcepts(store, policy, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
+    return searchConcepts(view, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
   } catch (err) {
     if (err instanceof ServiceError && err.status === 400) return [];
     throw err;
@@ -126,7 +125,7 @@ export function keywordCandidates(store: ReleaseStore, policy: AccessPolicy, tex
  * from the store. The name comes first.
  */
 export function conceptTexts(
-  ctx: { store: ReleaseStore; index: SemanticIndex | null },
+  ctx: { view: ReleaseView; index: SemanticIndex | null },
   concepts: readonly ConceptRecord[],
 ): Map<number, string[]> {
   const texts = new Map<number, string[]>();
@@ -142,7 +141,7 @@ export function conceptTexts(
   }
   const outside = concepts.filter((c) => !indexed.has(c.concept_id)).map((c) => c.concept_id);
   if (outside.length) {
-    for (const [conceptId, synonyms] of ctx.store.search.synonymsOf(outside)) for (const s of synonyms) add(conceptId, s.concept_synonym_name);
+    for (const [conceptId, synonyms] of ctx.view.store.search.synonymsOf(outside)) for (const s of synonyms) add(conceptId, s.concept_synonym_name);
   }
   return texts;
 }

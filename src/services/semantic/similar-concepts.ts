@@ -75,13 +75,13 @@ function sourceOf(ctx: SemanticContext, request: SimilarRequest): { text: string
     );
   }
   if (request.concept_id !== undefined) {
-    const concept = ctx.store.concepts.byId(request.concept_id);
+    const concept = ctx.view.store.concepts.byId(request.concept_id);
     if (!concept) {
-      throw notFound(`Concept ${request.concept_id} was not found in release ${ctx.store.manifest.label}.`, 'concept_not_found', {
+      throw notFound(`Concept ${request.concept_id} was not found in release ${ctx.view.store.manifest.label}.`, 'concept_not_found', {
         concept_id: request.concept_id,
       });
     }
-    ctx.policy.assertVisible(concept.vocabulary_id);
+    ctx.view.assertVisible(concept.vocabulary_id);
     return { text: concept.concept_name, exclude: [concept.concept_id] };
   }
   const parameter = given[0]!;

@@ -2,7 +2,7 @@
  * E2 domain statistics: the concept counts of one domain from the in-memory load-time concept summary, over the
  * vocabularies the caller may see, so the totals equal the sum of the breakdown.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { findDomain } from '../domains/domain-catalog.js';
 import { notFound } from '../errors.js';
 import { byCountThenKey, tally, tallyBy, visibleSummary } from '../concept-tallies.js';
@@ -30,17 +30,17 @@ export interface DomainStatistics {
   notes: string[];
 }
 
-export function domainStatistics(store: ReleaseStore, policy: AccessPolicy, domainId: string): DomainStatistics {
-  const domain = findDomain(store, policy, domainId);
+export function domainStatistics(view: ReleaseView, domainId: string): DomainStatistics {
+  const domain = findDomain(view, domainId);
   if (!domain) {
-    throw notFound(`Unknown domain '${domainId}' in release ${store.manifest.label}.`, 'not_found', { domain_id: domainId });
+    throw notFound(`Unknown domain '${domainId}' in release ${view.store.manifest.label}.`, 'not_found', { domain_id: domainId });
   }
-  const rows = visibleSummary(store, policy).filter((r) => r.domain_id === domainId);
+  const rows = visibleSummary(view).filter((r) => r.domain_id === domainId);
   const total = tally(rows);
-  const classNames = new Map(store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
+  const classNames = new Map(view.store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
   const notes: string[] = [];
-  if (total.total === 0) notes.push(`Release ${store.manifest.label} has no concept in domain ${domainId} that this key may see: every count is 0 and the date range null.`);
-  const hidden = policy.hiddenVocabularies().filter((v) => store.metadata.conceptSummary().some((r) => r.vocabulary_id === v && r.domain_id === domainId));
+  if (total.total === 0) notes.push(`Release ${view.store.manifest.label} has no concept in domain ${domainId} that this key may see: every count is 0 and the date range null.`);
+  const hidden = view.hiddenVocabularyIds().filter((v) => view.store.metadata.conceptSummary().some((r) => r.vocabulary_id === v && r.domain_id === domainId));
   if (hidden.length) notes.push(`Concepts of ${hidden.join(', ')} are not counted (licence restriction for this key).`);
   return {
     domain_id: domainId,
@@ -54,7 +54,7 @@ export function domainStatistics(store: ReleaseStore, policy: AccessPolicy, doma
       invalid_concepts: total.invalid,
       vocabulary_breakdown: [...tallyBy(rows, (r) => r.vocabulary_id)].sort(byCountThenKey).map(([id, t]) => ({
         vocabulary_id: id,
-        vocabulary_name: store.metadata.vocabulary(id)?.vocabulary_name ?? id,
+        vocabulary_name: view.store.metadata.vocabulary(id)?.vocabulary_name ?? id,
         concept_count: t.total,
       })),
       concept_class_breakdown: [...tallyBy(rows, (r) => r.concept_class_id)].sort(byCountThenKey).map(([id, t]) => ({

@@ -3,7 +3,7 @@
  * small reads; the trend reads the same summaries of the other loaded releases (figures defined in
  * ./statistics-definitions.ts).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { domainCatalog } from '../domains/domain-catalog.js';
 import { byCountThenKey, tally, tallyBy } from '../concept-tallies.js';
 import { requireVocabulary } from '../vocabularies/vocabulary-catalog.js';
@@ -78,18 +78,17 @@ function releaseCounts(releases: readonly LoadedRelease[], vocabularyId: string)
 }
 
 export function vocabularyStatistics(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   vocabularyId: string,
   options: VocabularyStatisticsOptions,
   releases: readonly LoadedRelease[],
 ) {
-  const vocabulary = requireVocabulary(store, policy, vocabularyId);
-  const label = store.manifest.label;
+  const vocabulary = requireVocabulary(view, vocabularyId);
+  const label = view.store.manifest.label;
   const notes: string[] = [];
-  const summary = conceptsOf(store, vocabularyId);
+  const summary = conceptsOf(view.store, vocabularyId);
   const concepts = tally(summary);
-  const tallies = store.statistics.vocabularyTallies(vocabularyId) ?? EMPTY_TALLIES;
+  const tallies = view.store.statistics.vocabularyTallies(vocabularyId) ?? EMPTY_TALLIES;
   const total = concepts.total;
   if (total === 0) notes.push(`Release ${label} has no concept of ${vocabularyId}: every count is 0.`);
 
@@ -99,12 +98,12 @@ export function vocabularyStatistics(
   const growth = percentageChange(previous?.total_concepts ?? null, total);
   if (growth === null) notes.push(`concept_growth_rate is null: no release before ${label} with concepts of ${vocabularyId} is loaded.`);
 
-  const classNames = new Map(store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
-  const relationshipTypes = relationshipTypeIndex(store);
-  const relationships = store.statistics.relationships(vocabularyId);
+  const classNames = new Map(view.store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
+  const relationshipTypes = relationshipTypeIndex(view.store);
+  const relationships = view.store.statistics.relationships(vocabularyId);
   const relationshipTotal = relationships.reduce((sum, r) => sum + r.relationship_count, 0);
-  const languages = store.statistics.languages(vocabularyId);
-  const languageName = (id: number) => store.concepts.byId(id)?.concept_name ?? null;
+  const languages = view.store.statistics.languages(vocabularyId);
+  const languageName = (id: number) => view.store.concepts.byId(id)?.concept_name ?? null;
   const unnamedLanguages = languages.filter((l) => languageName(l.language_concept_id) === null).map((l) => l.language_concept_id);
   if (unnamedLanguages.length) {
     notes.push(`Language concepts ${unnamedLanguages.join(', ')} are not in this release's CONCEPT table: they are listed by id.`);
@@ -123,7 +122,7 @@ export function vocabularyStatistics(
     vocabulary_id: vocabulary.vocabulary_id,
     vocabulary_name: vocabulary.vocabulary_name,
     vocabulary_version: vocabulary.vocabulary_version,
-    analysis_date: store.manifest.loaded_at.slice(0, 10),
+    analysis_date: view.store.manifest.loaded_at.slice(0, 10),
     vocab_release: label,
     concept_statistics: {
       total_concepts: total,
@@ -135,7 +134,7 @@ export function vocabularyStatistics(
     },
   };
   if (options.include_hierarchy_stats) {
-    const depths = store.statistics.depths(vocabularyId);
+    const depths = view.store.statistics.depths(vocabularyId);
     const members = depths.reduce((sum, d) => sum + d.concept_count, 0);
     if (members === 0) notes.push(`No concept of ${vocabularyId} is in CONCEPT_ANCESTOR: the hierarchy figures are 0.`);
     data.hierarchy_statistics = {
@@ -149,7 +148,7 @@ export function vocabularyStatistics(
   }
   if (options.include_domain_breakdown) {
     const domains = [...tallyBy(summary, (r) => r.domain_id)].sort(byCountThenKey);
-    const domainNames = new Map(domainCatalog(store, policy).map((d) => [d.domain_id, d.domain_name]));
+    const domainNames = new Map(domainCatalog(view).map((d) => [d.domain_id, d.domain_name]));
     data.domain_statistics = {
       domains_covered: domains.length,
       domain_distribution: domains.map(([id, t]) => ({
@@ -181,8 +180,8 @@ export function vocabularyStatistics(
     })),
   };
   if (options.include_mapping_stats) {
-    const targets = store.statistics.mappingTargets(vocabularyId);
-    const visibleTargets = targets.filter((t) => policy.canSee(t.target_vocabulary_id));
+    const targets = view.store.statistics.mappingTargets(vocabularyId);
+    const visibleTargets = targets.filter((t) => view.canSee(t.target_vocabulary_id));
     if (visibleTargets.length < targets.length) notes.push('Mapping targets in vocabularies this key may not see are left out of target_vocabularies.');
     if (tallies.mapped_concepts === 0) notes.push(`No concept of ${vocabularyId} has a valid 'Maps to' row to another concept.`);
     data.mapping_statistics = {
@@ -227,7 +226,7 @@ export function vocabularyStatistics(
   };
   if (options.include_trend_data) {
     let running = 0;
-    data.trend_data = store.statistics.periods(vocabularyId).map((p) => {
+    data.trend_data = view.store.statistics.periods(vocabularyId).map((p) => {
       running += p.concepts_added - p.concepts_modified - p.concepts_deprecated;
       return {
         period: String(p.year),

@@ -3,7 +3,7 @@
  * pair (A, B) of the supplied codes where A's concept is a proper ancestor of B's, by one primary-key probe per
  * ordered pair.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import { nearestKnownSystem } from '../fhir/code-system-uris.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -70,7 +70,7 @@ function checkedCodings(inputs: readonly ClosureInput[]): ClosureCoding[] {
 }
 
 /** The supplied codings whose concepts the release holds (403 for licensed content the key may not read). */
-function placeCodings(store: ReleaseStore, policy: AccessPolicy, codings: readonly ClosureCoding[]): PlacedCoding[] {
+function placeCodings(view: ReleaseView, codings: readonly ClosureCoding[]): PlacedCoding[] {
   const placed: PlacedCoding[] = [];
   for (const coding of codings) {
     const system = terminologySystem(coding.system);
@@ -81,24 +81,24 @@ function placeCodings(store: ReleaseStore, policy: AccessPolicy, codings: readon
         { parameter: 'concept', system: coding.system, ...(suggestion ? { suggestion } : {}) },
       );
     }
-    assertSystemVisible(policy, system);
-    const concept = conceptOfCode(store, system, coding.code, 'normalised');
+    assertSystemVisible(view, system);
+    const concept = conceptOfCode(view.store, system, coding.code, 'normalised');
     if (!concept) continue;
-    policy.assertVisible(concept.vocabulary_id);
+    view.assertVisible(concept.vocabulary_id);
     placed.push({ coding, conceptId: concept.concept_id });
   }
   return placed;
 }
 
 /** All subsumption pairs among the supplied codes (see the header for the rules and the order). */
-export function subsumptionClosure(store: ReleaseStore, policy: AccessPolicy, inputs: readonly ClosureInput[]): SubsumptionPair[] {
-  const placed = placeCodings(store, policy, checkedCodings(inputs));
+export function subsumptionClosure(view: ReleaseView, inputs: readonly ClosureInput[]): SubsumptionPair[] {
+  const placed = placeCodings(view, checkedCodings(inputs));
   const concepts = [...new Set(placed.map((p) => p.conceptId))];
   /** "ancestor>descendant" for every ordered pair of distinct supplied concepts with a CONCEPT_ANCESTOR row. */
   const subsumes = new Set<string>();
   for (const ancestor of concepts) {
     for (const descendant of concepts) {
-      if (ancestor !== descendant && store.hierarchy.isAncestor(ancestor, descendant)) subsumes.add(`${ancestor}>${descendant}`);
+      if (ancestor !== descendant && view.store.hierarchy.isAncestor(ancestor, descendant)) subsumes.add(`${ancestor}>${descendant}`);
     }
   }
   const pairs: SubsumptionPair[] = [];

@@ -3,13 +3,14 @@
  * and one per vocabulary with a code-system URI, counted from the concept summary over the vocabularies the caller
  * may read.
  */
+import { OMOP_CODE_SYSTEM_ID_PREFIX } from '../../store/release-registry.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { OMOP_CONCEPT_SYSTEM, matchSystem, systemForVocabulary } from '../fhir/code-system-uris.js';
 import { OMOP_CODE_SYSTEM_NAME } from './code-system-concept.js';
 
 /** The OMOP system's id prefix: `omop-v20250827` (client-compatibility.md §2.1). */
-export const OMOP_CODE_SYSTEM_ID_PREFIX = 'omop-v';
+export { OMOP_CODE_SYSTEM_ID_PREFIX };
 
 export interface CatalogCodeSystem {
   id: string;
@@ -49,9 +50,9 @@ function conceptCounts(store: ReleaseStore): Map<string, number> {
 }
 
 /** The OMOP code system of a release; `version` is its code-system version (YYYYMMDD, from the FHIR edge). */
-export function omopCodeSystem(store: ReleaseStore, policy: AccessPolicy, version: string): CatalogCodeSystem {
+export function omopCodeSystem(view: ReleaseView, version: string): CatalogCodeSystem {
   let count = 0;
-  for (const [vocabularyId, concepts] of conceptCounts(store)) if (policy.canSee(vocabularyId)) count += concepts;
+  for (const [vocabularyId, concepts] of conceptCounts(view.store)) if (view.canSee(vocabularyId)) count += concepts;
   return { id: omopCodeSystemId(version), url: OMOP_CONCEPT_SYSTEM, version, name: OMOP_CODE_SYSTEM_NAME, count };
 }
 
@@ -75,8 +76,8 @@ function vocabularyCodeSystems(store: ReleaseStore, version: string): CatalogCod
 }
 
 /** The code systems of a release the caller may read: OMOP first, then the vocabularies in the store's order (by vocabulary_id). */
-export function codeSystemCatalog(store: ReleaseStore, policy: AccessPolicy, version: string): CatalogCodeSystem[] {
-  return [omopCodeSystem(store, policy, version), ...vocabularyCodeSystems(store, version).filter((cs) => policy.canSee(cs.vocabularyId!))];
+export function codeSystemCatalog(view: ReleaseView, version: string): CatalogCodeSystem[] {
+  return [omopCodeSystem(view, version), ...vocabularyCodeSystems(view.store, version).filter((cs) => view.canSee(cs.vocabularyId!))];
 }
 
 /**

@@ -4,7 +4,7 @@
  * chooses.
  */
 import type { ConceptRecord } from '../../store/records.js';
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { ICD9_PROCEDURE_VOCABULARY, OMOP_CONCEPT_SYSTEM, matchSystem } from '../fhir/code-system-uris.js';
@@ -52,8 +52,8 @@ export function conceptCodeSystem(system: string): ConceptCodeSystem | undefined
 }
 
 /** 403 when the caller may not see a vocabulary of the system. */
-export function assertSystemVisible(policy: AccessPolicy, system: TerminologySystem): void {
-  if (system.kind === 'vocabulary') for (const vocabularyId of system.vocabularyIds) policy.assertVisible(vocabularyId);
+export function assertSystemVisible(view: ReleaseView, system: TerminologySystem): void {
+  if (system.kind === 'vocabulary') for (const vocabularyId of system.vocabularyIds) view.assertVisible(vocabularyId);
 }
 
 /** A concept_id in canonical decimal form within the 32-bit range of OMOP concept ids. */
@@ -123,16 +123,15 @@ export function unknownVersionMessage(system: string, version: string, releaseVe
  * 404, a vocabulary the caller may not see a 403.
  */
 export function requireCodeSystem(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   system: string,
   version: string | undefined,
   releaseVersion: string,
 ): ConceptCodeSystem {
   const codeSystem = conceptCodeSystem(system);
   if (!codeSystem) throw notFound(unknownSystemMessage(system), 'not_found', { system });
-  assertSystemVisible(policy, codeSystem);
-  if (version !== undefined && !isKnownVersion(store, codeSystem, version, releaseVersion)) {
+  assertSystemVisible(view, codeSystem);
+  if (version !== undefined && !isKnownVersion(view.store, codeSystem, version, releaseVersion)) {
     throw notFound(unknownVersionMessage(codeSystem.canonical, version, releaseVersion), 'not_found', { system, version });
   }
   return codeSystem;
@@ -140,14 +139,13 @@ export function requireCodeSystem(
 
 /** The concept an exact code names, for a read that needs it: unknown is a 404 (omop-lookup-code2's wording), licensed a 403. */
 export function requireConcept(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   codeSystem: ConceptCodeSystem,
   code: string,
   releaseVersion: string,
 ): ConceptRecord {
-  const concept = conceptOfCode(store, codeSystem, code, 'exact');
+  const concept = conceptOfCode(view.store, codeSystem, code, 'exact');
   if (!concept) throw notFound(`Unable to find code '${code}' in ${codeSystem.canonical} version ${releaseVersion}`, 'concept_not_found', { code });
-  policy.assertVisible(concept.vocabulary_id);
+  view.assertVisible(concept.vocabulary_id);
   return concept;
 }

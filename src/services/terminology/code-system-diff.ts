@@ -3,7 +3,8 @@
  * walk of both releases merged on (concept_code, concept_id), paged by an opaque cursor with bounded work per
  * page.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { LicenceRules } from '../../licences/licence-rules.js';
+import type { ReleaseView } from '../release-view.js';
 import { notFound, validationError } from '../errors.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ConceptCodePosition, ReleaseStore } from '../../store/release-store.js';
@@ -87,14 +88,14 @@ export function compareUtf8(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function walkOf(system: ConceptCodeSystem, policy: AccessPolicy): Walk {
+function walkOf(system: ConceptCodeSystem, view: ReleaseView): Walk {
   if (system.kind === 'omop-concept-id') {
     return {
       lanes: 1,
       read: (store, _lane, after, limit) => store.concepts.inIdOrder(after?.concept_id ?? -1, limit),
       at: (store, _lane, key) => store.concepts.byId(key.concept_id),
       compare: (a, b) => a.concept_id - b.concept_id,
-      visible: (c) => policy.canSee(c.vocabulary_id),
+      visible: (c) => view.canSee(c.vocabulary_id),
     };
   }
   const ids = system.vocabularyIds;
@@ -191,13 +192,13 @@ function decodeCursor(cursor: string, comparison: Comparison, lanes: number): Wa
 }
 
 /** What a cursor of this caller's walk of `system` between these two releases, for these types, must match. */
-function comparisonOf(system: ConceptCodeSystem, fromBuildId: string, toBuildId: string, policy: AccessPolicy, types: DiffChangeTypes): Comparison {
+function comparisonOf(system: ConceptCodeSystem, fromBuildId: string, toBuildId: string, licences: Pick<LicenceRules, 'hiddenVocabularyIds'>, types: DiffChangeTypes): Comparison {
   return {
     s: system.canonical,
     f: fromBuildId,
     t: toBuildId,
     y: DIFF_CHANGE_TYPES.filter((t) => types.has(t)),
-    h: policy.hiddenVocabularies().sort(),
+    h: licences.hiddenVocabularyIds().sort(),
   };
 }
 
@@ -209,12 +210,12 @@ function comparisonOf(system: ConceptCodeSystem, fromBuildId: string, toBuildId:
 export function codeSystemDiffCursorAfter(
   fromBuildId: string,
   toBuildId: string,
-  policy: AccessPolicy,
+  licences: LicenceRules,
   system: ConceptCodeSystem,
   position: { lane: number; code: string; conceptId: number },
   types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
 ): string {
-  return encodeCursor(comparisonOf(system, fromBuildId, toBuildId, policy, types), {
+  return encodeCursor(comparisonOf(system, fromBuildId, toBuildId, licences, types), {
     lane: position.lane,
     after: { concept_code: position.code, concept_id: position.conceptId },
     taken: 0,
@@ -238,18 +239,18 @@ function pageSize(count: number | undefined): number {
 export function diffCodeSystem(
   before: ReleaseStore,
   after: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   systemUri: string,
   request: CodeSystemDiffRequest = {},
   scanBudget: number = SCAN_BUDGET,
 ): CodeSystemDiffPage {
   const system = conceptCodeSystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri));
-  assertSystemVisible(policy, system);
+  assertSystemVisible(view, system);
   const count = pageSize(request.count);
   const types = request.types ?? ALL_DIFF_CHANGE_TYPES;
-  const walk = walkOf(system, policy);
-  const comparison = comparisonOf(system, before.manifest.build_id, after.manifest.build_id, policy, types);
+  const walk = walkOf(system, view);
+  const comparison = comparisonOf(system, before.manifest.build_id, after.manifest.build_id, view, types);
   const state: WalkState =
     request.cursor !== undefined
       ? decodeCursor(request.cursor, comparison, walk.lanes)
@@ -263,7 +264,7 @@ export function diffCodeSystem(
     state.after = pair.key;
     state.taken = 0;
     if (!pair.visible) return true;
-    const all = conceptChanges(before, after, policy, system, pair.old, pair.now, types, mapsTo);
+    const all = conceptChanges(before, after, view, system, pair.old, pair.now, types, mapsTo);
     if (all.length <= skip) return true;
     const found = skip === 0 ? all : all.slice(skip);
     const room = count - changes.length;
@@ -302,7 +303,7 @@ export function diffCodeSystem(
     let compared = 0;
     while (compared < merged.pairs.length && changes.length < count) {
       const chunk = merged.pairs.slice(compared, compared + TARGETS_CHUNK);
-      const mapsTo = types.has('remapped') ? prefetchMapsTo(before, after, policy, chunk) : undefined;
+      const mapsTo = types.has('remapped') ? prefetchMapsTo(before, after, view, chunk) : undefined;
       for (const pair of chunk) {
         if (!compareKey(pair, 0, mapsTo)) return page(false);
         compared++;
@@ -358,7 +359,7 @@ function mergeReads(
 }
 
 /** The `Maps to` values of the visible keys in both releases of a chunk, read in one statement per release. */
-function prefetchMapsTo(before: ReleaseStore, after: ReleaseStore, policy: AccessPolicy, chunk: readonly Pair[]): MapsToReader {
+function prefetchMapsTo(before: ReleaseStore, after: ReleaseStore, view: ReleaseView, chunk: readonly Pair[]): MapsToReader {
   const ids = chunk.flatMap((p) => (p.visible && p.old && p.now ? [p.now.concept_id] : []));
   const read = (store: ReleaseStore): Map<number, MapsToTarget[]> => {
     const bySource = new Map<number, MapsToTarget[]>();
@@ -371,5 +372,5 @@ function prefetchMapsTo(before: ReleaseStore, after: ReleaseStore, policy: Acces
     return bySource;
   };
   const targets = { before: read(before), after: read(after) };
-  return (release, concept) => visibleTargets(targets[release].get(concept.concept_id) ?? [], policy);
+  return (release, concept) => visibleTargets(targets[release].get(concept.concept_id) ?? [], view);
 }

@@ -2,7 +2,7 @@
  * CodeSystem/$lookup (E13) as domain logic: one code's properties (its CONCEPT columns and one per valid
  * relationship, as tx.fhir.org's OMOP provider names them) and designations, as plain values the FHIR edge writes.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
@@ -101,15 +101,15 @@ function columnProperties(store: ReleaseStore, concept: ConceptRecord, codeIsCon
 }
 
 /** The concept's valid outbound relationships as properties (only `wanted` relationship ids, or all). */
-function relationshipProperties(store: ReleaseStore, policy: AccessPolicy, concept: ConceptRecord, wanted: ReadonlySet<string> | undefined): LookupProperty[] {
-  const relationshipIds = store.relationships
+function relationshipProperties(view: ReleaseView, concept: ConceptRecord, wanted: ReadonlySet<string> | undefined): LookupProperty[] {
+  const relationshipIds = view.store.relationships
     .countByRelationship({ conceptId: concept.concept_id, direction: 'outbound', includeInvalid: false, otherEnd: {} })
     .map((c) => c.relationship_id)
     .filter((id) => !wanted || wanted.has(id));
   if (!relationshipIds.length) return [];
-  const links = store.relationships.linkedConceptsOf([concept.concept_id], relationshipIds, RELATIONSHIP_VALUES_LIMIT).get(concept.concept_id) ?? [];
+  const links = view.store.relationships.linkedConceptsOf([concept.concept_id], relationshipIds, RELATIONSHIP_VALUES_LIMIT).get(concept.concept_id) ?? [];
   return links
-    .filter((link) => policy.canSee(link.concept.vocabulary_id))
+    .filter((link) => view.canSee(link.concept.vocabulary_id))
     .map((link) => ({
       code: link.relationship_id,
       value: { type: 'coding', value: { system: OMOP_CONCEPT_SYSTEM, code: String(link.concept.concept_id), display: link.concept.concept_name } },
@@ -135,20 +135,20 @@ function designations(store: ReleaseStore, concept: ConceptRecord): LookupDesign
  * Looks a code up. Throws 404 for an unknown system, version or code (tx.fhir.org's messages) and
  * 403 when the concept's vocabulary is licensed away from the caller.
  */
-export function lookupConcept(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: ConceptLookupRequest): ConceptLookup {
-  const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
-  const concept = requireConcept(store, policy, codeSystem, request.code, releaseVersion);
+export function lookupConcept(view: ReleaseView, releaseVersion: string, request: ConceptLookupRequest): ConceptLookup {
+  const codeSystem = requireCodeSystem(view, request.system, request.version, releaseVersion);
+  const concept = requireConcept(view, codeSystem, request.code, releaseVersion);
   const selected = request.properties?.length ? new Set(request.properties) : undefined;
-  const properties = columnProperties(store, concept, codeSystem.kind === 'omop-concept-id').filter((p) => !selected || selected.has(p.code));
+  const properties = columnProperties(view.store, concept, codeSystem.kind === 'omop-concept-id').filter((p) => !selected || selected.has(p.code));
   const wantedRelationships = selected ? new Set([...selected].filter((p) => !COLUMN_PROPERTY_SET.has(p))) : undefined;
-  if (!wantedRelationships || wantedRelationships.size) properties.push(...relationshipProperties(store, policy, concept, wantedRelationships));
+  if (!wantedRelationships || wantedRelationships.size) properties.push(...relationshipProperties(view, concept, wantedRelationships));
   return {
     system: codeSystem.canonical,
-    name: codeSystemName(store, codeSystem),
+    name: codeSystemName(view.store, codeSystem),
     version: releaseVersion,
     code: codeOfConcept(codeSystem, concept),
     display: concept.concept_name,
-    designations: designations(store, concept),
+    designations: designations(view.store, concept),
     properties,
   };
 }

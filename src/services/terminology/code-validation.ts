@@ -3,7 +3,7 @@
  * system in this release with a right display, a code-level problem being result false with an issue, never an
  * error.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { assertSystemVisible, codeOfConcept, conceptCodeSystem, conceptOfCode, isKnownVersion, unknownSystemMessage, unknownVersionMessage } from './code-system-concept.js';
@@ -99,8 +99,7 @@ function displayIssue(
  * the code system or the concept is licensed away from the caller.
  */
 export function validateCoding(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   releaseVersion: string,
   coding: CodingInput & { system: string; code: string },
   paths: CodingPaths,
@@ -118,8 +117,8 @@ export function validateCoding(
       unknownSystem: unknown,
     };
   }
-  assertSystemVisible(policy, codeSystem);
-  if (coding.version !== undefined && !isKnownVersion(store, codeSystem, coding.version, releaseVersion)) {
+  assertSystemVisible(view, codeSystem);
+  if (coding.version !== undefined && !isKnownVersion(view.store, codeSystem, coding.version, releaseVersion)) {
     const text = unknownVersionMessage(codeSystem.canonical, coding.version, releaseVersion, true);
     return {
       result: false,
@@ -130,7 +129,7 @@ export function validateCoding(
       unknownSystem: `${codeSystem.canonical}|${coding.version}`,
     };
   }
-  const concept = conceptOfCode(store, codeSystem, coding.code, 'exact');
+  const concept = conceptOfCode(view.store, codeSystem, coding.code, 'exact');
   if (!concept) {
     const text = `Unknown code '${coding.code}' in the CodeSystem '${codeSystem.canonical}' version '${releaseVersion}'`;
     return {
@@ -141,9 +140,9 @@ export function validateCoding(
       issues: [{ severity: 'error', type: 'code-invalid', txIssueType: 'invalid-code', messageId: 'Unknown_Code_in_Version', text, path: paths.code }],
     };
   }
-  policy.assertVisible(concept.vocabulary_id);
+  view.assertVisible(concept.vocabulary_id);
   const code = codeOfConcept(codeSystem, concept);
-  const issue = coding.display === undefined ? undefined : displayIssue(store, concept, codeSystem.canonical, code, coding.display, coding.displayLanguage, paths.display);
+  const issue = coding.display === undefined ? undefined : displayIssue(view.store, concept, codeSystem.canonical, code, coding.display, coding.displayLanguage, paths.display);
   return { result: !issue, system: codeSystem.canonical, code, version: releaseVersion, display: concept.concept_name, issues: issue ? [issue] : [] };
 }
 
@@ -153,8 +152,7 @@ export function validateCoding(
  * warnings when the whole is valid). A coding without a system or code is an issue of its own.
  */
 export function validateCodeableConcept(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   releaseVersion: string,
   codings: readonly CodingInput[],
   /** A further check of each coding's validation (ValueSet membership); default none. */
@@ -167,7 +165,7 @@ export function validateCodeableConcept(
       const text = `The coding has no ${missing}, so it cannot be validated`;
       return { result: false, issues: [{ severity: 'error', type: 'invalid', txIssueType: 'invalid-data', messageId: 'Coding_has_no_system__cannot_validate', text, path: paths[missing] }] };
     }
-    return check(validateCoding(store, policy, releaseVersion, { ...coding, system: coding.system, code: coding.code }, paths), paths);
+    return check(validateCoding(view, releaseVersion, { ...coding, system: coding.system, code: coding.code }, paths), paths);
   });
   const chosen = results.find((r) => r.result) ?? results.find((r) => r.display !== undefined);
   const result = results.some((r) => r.result);

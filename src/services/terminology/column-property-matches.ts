@@ -5,7 +5,7 @@
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { IndexFilter, StandardFlag, TagAlternative, TagSet } from '../../store/search-store.js';
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { bandOf, partitionOf } from '../../search-model/ranking.js';
 import type { ConceptCodeSystem } from './code-system-concept.js';
 
@@ -64,8 +64,7 @@ interface Level {
 
 /** The concepts of `system` with the column properties `conditions` (see the header), at most `limit`, best first. */
 export function columnPropertyMatches(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   system: ConceptCodeSystem,
   conditions: readonly ColumnCondition[],
   exact: boolean,
@@ -77,8 +76,8 @@ export function columnPropertyMatches(
   // Which combinations of the properties occur, and in which bands, from the concept summary (within the system, visible only).
   const levels = new Map<number, Level>();
   const inSystem = (vocabularyId: string) => system.kind === 'omop-concept-id' || system.vocabularyIds.includes(vocabularyId);
-  for (const row of store.metadata.conceptSummary()) {
-    if (!inSystem(row.vocabulary_id) || !policy.canSee(row.vocabulary_id)) continue;
+  for (const row of view.store.metadata.conceptSummary()) {
+    if (!inSystem(row.vocabulary_id) || !view.canSee(row.vocabulary_id)) continue;
     const held = distinct.filter((c) => COLUMN_READERS[c.code](row) === c.value);
     if (!held.length || (exact && held.length < distinct.length)) continue;
     let level = levels.get(held.length);
@@ -90,7 +89,7 @@ export function columnPropertyMatches(
 
   const within: IndexFilter = {
     ...(system.kind === 'vocabulary' ? { vocabularyIds: system.vocabularyIds } : {}),
-    hiddenVocabularyIds: policy.hiddenVocabularies(),
+    hiddenVocabularyIds: view.hiddenVocabularyIds(),
   };
   const out: ConceptRecord[] = [];
   for (const [size, level] of [...levels].sort(([a], [b]) => b - a)) {
@@ -103,8 +102,8 @@ export function columnPropertyMatches(
       return require && forbid ? [{ require, forbid }] : [];
     });
     if (!anyOf.length) continue;
-    const ranks = store.search.tagMatches({ anyOf, within }, limit - out.length, level.bandCounts);
-    out.push(...store.search.hitsByRank(ranks).map((hit) => hit.concept));
+    const ranks = view.store.search.tagMatches({ anyOf, within }, limit - out.length, level.bandCounts);
+    out.push(...view.store.search.hitsByRank(ranks).map((hit) => hit.concept));
   }
   return out;
 }

@@ -2,7 +2,7 @@
  * CodeSystem/$find-matches as domain logic: the concepts of a code system whose column and relationship properties
  * equal the given ones, exact or ranked by properties held, from bounded indexed reads only.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { notFound, validationError } from '../errors.js';
@@ -56,32 +56,31 @@ interface RelationshipProperty {
   holders: Map<number, ConceptRecord>;
 }
 
-function relationshipTarget(store: ReleaseStore, policy: AccessPolicy, property: FindMatchesProperty): ConceptRecord {
+function relationshipTarget(view: ReleaseView, property: FindMatchesProperty): ConceptRecord {
   const systemUri = property.valueSystem ?? OMOP_CONCEPT_SYSTEM;
   const system = terminologySystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri), 'not_found', { system: systemUri });
-  const concept = conceptOfCode(store, system, property.value, 'exact');
+  const concept = conceptOfCode(view.store, system, property.value, 'exact');
   if (!concept) {
     throw validationError(`Parameter 'property' '${property.code}': code '${property.value}' is not a concept of ${systemUri}.`, { parameter: 'property' });
   }
-  policy.assertVisible(concept.vocabulary_id);
+  view.assertVisible(concept.vocabulary_id);
   return concept;
 }
 
 function relationshipHolders(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   property: FindMatchesProperty,
   vocabularyIds: readonly string[] | undefined,
 ): Map<number, ConceptRecord> {
-  const target = relationshipTarget(store, policy, property);
-  const rows = store.relationships.page(
+  const target = relationshipTarget(view, property);
+  const rows = view.store.relationships.page(
     {
       conceptId: target.concept_id,
       direction: 'inbound',
       relationshipIds: [property.code],
       includeInvalid: false,
-      otherEnd: { excludedVocabularyIds: policy.hiddenVocabularies(), ...(vocabularyIds ? { vocabularyIds } : {}) },
+      otherEnd: { hiddenVocabularyIds: view.hiddenVocabularyIds(), ...(vocabularyIds ? { vocabularyIds } : {}) },
     },
     0,
     CANDIDATE_ROWS_LIMIT,
@@ -90,11 +89,11 @@ function relationshipHolders(
 }
 
 /** The candidates of a request with relationship properties, by concept_id, and the test of each property on them. */
-function relationshipCandidates(store: ReleaseStore, policy: AccessPolicy, codeSystem: ConceptCodeSystem, relationshipProperties: readonly FindMatchesProperty[]) {
+function relationshipCandidates(view: ReleaseView, codeSystem: ConceptCodeSystem, relationshipProperties: readonly FindMatchesProperty[]) {
   const vocabularyIds = codeSystem.kind === 'vocabulary' ? codeSystem.vocabularyIds : undefined;
   const relationships: RelationshipProperty[] = relationshipProperties.map((property) => ({
     property,
-    holders: relationshipHolders(store, policy, property, vocabularyIds),
+    holders: relationshipHolders(view, property, vocabularyIds),
   }));
   const candidates = new Map<number, ConceptRecord>();
   for (const r of relationships) for (const [id, concept] of r.holders) candidates.set(id, concept);
@@ -107,22 +106,24 @@ function relationshipCandidates(store: ReleaseStore, policy: AccessPolicy, codeS
  * Finds the concepts with the given properties. 400 for more than MAX_PROPERTIES properties or an
  * unknown relationship value; 404 for an unknown system or version; 403 for a licensed vocabulary.
  */
-export function findMatches(store: ReleaseStore, policy: AccessPolicy, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
+export function findMatches(view: ReleaseView, releaseVersion: string, request: FindMatchesRequest): FindMatchesResult {
   if (request.properties.length > MAX_PROPERTIES) {
     throw validationError(`Parameter 'property' is given ${request.properties.length} times; at most ${MAX_PROPERTIES} properties are matched.`, { parameter: 'property' });
   }
   if (!request.properties.length) throw validationError("Parameter 'property' is required (at least one property to match).", { parameter: 'property' });
-  const codeSystem = requireCodeSystem(store, policy, request.system, request.version, releaseVersion);
+  const codeSystem = requireCodeSystem(view, request.system, request.version, releaseVersion);
+  // A `vocabulary-id` property names a vocabulary: a restricted one is the 403, as a REST vocabulary filter is.
+  view.assertVisibleAll(request.properties.filter((p) => p.code === 'vocabulary-id').map((p) => p.value));
   const relationshipProperties = request.properties.filter((p) => !isColumnProperty(p.code));
   let candidates: ConceptRecord[];
   let holdsRelationship: (concept: ConceptRecord, property: FindMatchesProperty) => boolean = () => false;
   if (relationshipProperties.length) {
-    const read = relationshipCandidates(store, policy, codeSystem, relationshipProperties);
+    const read = relationshipCandidates(view, codeSystem, relationshipProperties);
     candidates = read.concepts;
     holdsRelationship = read.holds;
   } else {
     const conditions = request.properties.flatMap((p): ColumnCondition[] => (isColumnProperty(p.code) ? [{ code: p.code, value: p.value }] : []));
-    candidates = columnPropertyMatches(store, policy, codeSystem, conditions, request.exact, MATCH_LIMIT);
+    candidates = columnPropertyMatches(view, codeSystem, conditions, request.exact, MATCH_LIMIT);
   }
 
   const has = (concept: ConceptRecord, property: FindMatchesProperty): boolean =>

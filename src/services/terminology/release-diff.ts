@@ -2,7 +2,7 @@
  * CodeSystem/$diff as domain logic for one code: the concept is read in each of two loaded releases and compared
  * as added, deprecated, reinstated, renamed, re-domained or remapped.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { notFound, validationError } from '../errors.js';
@@ -39,20 +39,20 @@ export interface MapsToTarget {
 }
 
 /** The value compared for `remapped`: the first MAPS_TO_LIMIT targets by concept_id, those the caller may see, as sorted concept_ids. */
-export function visibleTargets(targets: readonly MapsToTarget[], policy: AccessPolicy): string {
+export function visibleTargets(targets: readonly MapsToTarget[], view: ReleaseView): string {
   // Most concepts have one target (a standard concept maps to itself): no sorting, no arrays.
-  if (targets.length <= 1) return targets.length === 1 && policy.canSee(targets[0]!.vocabularyId) ? String(targets[0]!.id) : '';
+  if (targets.length <= 1) return targets.length === 1 && view.canSee(targets[0]!.vocabularyId) ? String(targets[0]!.id) : '';
   return [...targets]
     .sort((a, b) => a.id - b.id)
     .slice(0, MAPS_TO_LIMIT)
-    .flatMap((t) => (policy.canSee(t.vocabularyId) ? [t.id] : []))
+    .flatMap((t) => (view.canSee(t.vocabularyId) ? [t.id] : []))
     .join(' ');
 }
 
 /** The valid `Maps to` targets the caller may see, as sorted concept_ids. */
-function mapsToTargets(store: ReleaseStore, policy: AccessPolicy, concept: ConceptRecord): string {
-  const targets = store.concepts.related(concept.concept_id, [MAPS_TO], MAPS_TO_LIMIT).map((l) => ({ id: l.concept.concept_id, vocabularyId: l.concept.vocabulary_id }));
-  return visibleTargets(targets, policy);
+function mapsToTargets(view: ReleaseView, concept: ConceptRecord): string {
+  const targets = view.store.concepts.related(concept.concept_id, [MAPS_TO], MAPS_TO_LIMIT).map((l) => ({ id: l.concept.concept_id, vocabularyId: l.concept.vocabulary_id }));
+  return visibleTargets(targets, view);
 }
 
 /** The `remapped` value of a concept in the earlier (`before`) or later (`after`) release (visibleTargets). */
@@ -74,13 +74,13 @@ export const ALL_DIFF_CHANGE_TYPES: DiffChangeTypes = new Set(DIFF_CHANGE_TYPES)
 export function conceptChanges(
   before: ReleaseStore,
   after: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   system: ConceptCodeSystem,
   old: ConceptRecord | undefined,
   now: ConceptRecord | undefined,
   types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
   /** How targets are read (the walk reads them for many concepts at once); default one read per concept and release. */
-  mapsTo: MapsToReader = (release, concept) => mapsToTargets(release === 'before' ? before : after, policy, concept),
+  mapsTo: MapsToReader = (release, concept) => mapsToTargets(view.onRelease(release === 'before' ? before : after), concept),
 ): ReleaseChange[] {
   const concept = (now ?? old)!;
   const changes: ReleaseChange[] = [];
@@ -110,20 +110,20 @@ export function conceptChanges(
 export function diffCode(
   before: ReleaseStore,
   after: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   systemUri: string,
   code: string,
   types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
 ): ReleaseChange[] {
   const system = conceptCodeSystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri));
-  assertSystemVisible(policy, system);
+  assertSystemVisible(view, system);
   const old = conceptOfCode(before, system, code, 'exact');
   const now = conceptOfCode(after, system, code, 'exact');
   const concept = now ?? old;
   if (concept === undefined) throw notFound(`Code '${code}' is not in system '${systemUri}' in either release.`);
-  policy.assertVisible(concept.vocabulary_id);
-  return conceptChanges(before, after, policy, system, old, now, types);
+  view.assertVisible(concept.vocabulary_id);
+  return conceptChanges(before, after, view, system, old, now, types);
 }
 
 /**

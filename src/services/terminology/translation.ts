@@ -2,7 +2,7 @@
  * ConceptMap/$translate as domain logic: which codes a code translates to, or which translate to it, through the
  * maps of ./translation-maps.ts, with bounded reads of hubs and the licence rules.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { MappingFilter } from '../../store/mapping-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -21,8 +21,7 @@ const SCAN_BUDGET = 20_000;
 const NO_TRANSLATIONS = 'No translations found';
 
 export interface TranslationContext {
-  store: ReleaseStore;
-  policy: AccessPolicy;
+  view: ReleaseView;
   /** Version of the release's code systems: the vocabulary release date, YYYYMMDD. */
   omopVersion: string;
 }
@@ -119,12 +118,12 @@ function usedSystemOf(ctx: TranslationContext, system: TerminologySystem): strin
 }
 
 function filterOf(ctx: TranslationContext, targetVocabularyIds?: readonly string[]): MappingFilter {
-  return { targetVocabularyIds, excludedVocabularyIds: ctx.policy.hiddenVocabularies(), includeInvalid: false };
+  return { targetVocabularyIds, hiddenVocabularyIds: ctx.view.hiddenVocabularyIds(), includeInvalid: false };
 }
 
 /** Valid rows of one relationship id from the concept, targets filtered, bounded (notes when more may exist). */
 function related(ctx: TranslationContext, out: Collector, concept: ConceptRecord, relationshipId: string, vocabularyIds?: readonly string[]): ConceptRecord[] {
-  const rows = ctx.store.mappings.scan(concept.concept_id, relationshipId, filterOf(ctx, vocabularyIds), MAX_MATCHES, SCAN_BUDGET);
+  const rows = ctx.view.store.mappings.scan(concept.concept_id, relationshipId, filterOf(ctx, vocabularyIds), MAX_MATCHES, SCAN_BUDGET);
   if (!rows.complete) out.note(`Concept ${concept.concept_id} has more '${relationshipId}' rows than one translation lists (${MAX_MATCHES} at most); the first ones in concept_id order are shown.`);
   return rows.items.map((r) => r.target);
 }
@@ -159,7 +158,7 @@ function administrativeForward(ctx: TranslationContext, out: Collector, system: 
     if (map.kind !== 'administrative') continue;
     for (const row of administrativeMappings(system, code, map.conceptMapId)) {
       if (row.targetConceptId === null) out.note(`${map.url} says ${system}#${row.code} has no OMOP concept (noMap).`);
-      const target = row.targetConceptId === null ? undefined : ctx.store.concepts.byId(row.targetConceptId);
+      const target = row.targetConceptId === null ? undefined : ctx.view.store.concepts.byId(row.targetConceptId);
       const concept =
         row.targetConceptId === null
           ? undefined
@@ -185,19 +184,19 @@ function translateForward(ctx: TranslationContext, out: Collector, coding: Trans
     return;
   }
   if (request.map?.kind === 'administrative') return out.note(`The map ${request.map.url} translates codes of ${request.map.system}, not of ${system.canonical}.`);
-  const concept = conceptOfCode(ctx.store, system, code, 'normalised');
+  const concept = conceptOfCode(ctx.view.store, system, code, 'normalised');
   if (!concept) return out.note(unknownCode(ctx, coding));
-  ctx.policy.assertVisible(concept.vocabulary_id);
+  ctx.view.assertVisible(concept.vocabulary_id);
   if (request.map?.kind === 'to-vocabulary') return intoVocabulary(ctx, out, concept, request.map, [request.map.vocabulary.vocabulary_id]);
   if (request.map?.kind === 'from-vocabulary' || !answer || answer.kind === 'omop-concept-id') {
-    const vocabulary = ctx.store.metadata.vocabulary(concept.vocabulary_id);
+    const vocabulary = ctx.view.store.metadata.vocabulary(concept.vocabulary_id);
     const map = request.map ?? (vocabulary ? fromVocabularyMap(vocabulary) : undefined);
     if (!map) return out.note(`The release has no VOCABULARY row for ${concept.vocabulary_id}.`);
     return standardise(ctx, out, concept, map);
   }
   if (answer.kind === 'administrative') return out.note(`No map translates ${system.canonical} codes into ${answer.canonical}; the IG maps go from it (use the reverse direction).`);
-  assertSystemVisible(ctx.policy, answer);
-  const vocabulary = ctx.store.metadata.vocabulary(answer.vocabularyIds[0]!);
+  assertSystemVisible(ctx.view, answer);
+  const vocabulary = ctx.view.store.metadata.vocabulary(answer.vocabularyIds[0]!);
   const map = vocabulary ? toVocabularyMap(vocabulary) : undefined;
   if (map?.kind !== 'to-vocabulary') return out.note(`This release has no ${answer.vocabularyIds[0]} vocabulary to translate into.`);
   intoVocabulary(ctx, out, concept, map, answer.vocabularyIds);
@@ -207,9 +206,9 @@ function translateReverse(ctx: TranslationContext, out: Collector, coding: Trans
   const { system } = coding;
   const answer = request.answerSystem;
   if (system.kind === 'administrative') return out.note(`Codes of ${system.canonical} are sources of the IG maps, not targets; name an OMOP concept.`);
-  const concept = conceptOfCode(ctx.store, system, coding.code, 'normalised');
+  const concept = conceptOfCode(ctx.view.store, system, coding.code, 'normalised');
   if (!concept) return out.note(unknownCode(ctx, coding));
-  ctx.policy.assertVisible(concept.vocabulary_id);
+  ctx.view.assertVisible(concept.vocabulary_id);
   const map = request.map;
   if (map?.kind === 'administrative' || (!map && answer?.kind === 'administrative')) {
     const maps = map ? [map] : administrativeMapsOf(answer!.canonical);
@@ -227,11 +226,11 @@ function translateReverse(ctx: TranslationContext, out: Collector, coding: Trans
     return;
   }
   const vocabularyIds = map?.kind === 'from-vocabulary' ? [map.vocabulary.vocabulary_id] : answer?.kind === 'vocabulary' ? answer.vocabularyIds : undefined;
-  for (const vocabularyId of vocabularyIds ?? []) ctx.policy.assertVisible(vocabularyId);
+  for (const vocabularyId of vocabularyIds ?? []) ctx.view.assertVisible(vocabularyId);
   const sources = related(ctx, out, concept, MAPPED_FROM, vocabularyIds);
   if (isValidStandard(concept) && (!vocabularyIds || vocabularyIds.includes(concept.vocabulary_id))) sources.unshift(concept);
   for (const source of sources.slice(0, MAX_MATCHES)) {
-    const vocabulary = ctx.store.metadata.vocabulary(source.vocabulary_id);
+    const vocabulary = ctx.view.store.metadata.vocabulary(source.vocabulary_id);
     const sourceMap = map ?? (vocabulary ? fromVocabularyMap(vocabulary) : undefined);
     if (!sourceMap) continue;
     const answerCoding = answer?.kind === 'omop-concept-id' ? omopCoding(source) : vocabularyCoding(source);

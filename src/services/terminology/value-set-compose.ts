@@ -6,7 +6,7 @@
 import type { ConceptRecord } from '../../store/records.js';
 import type { HierarchyFilter } from '../../store/hierarchy-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { listDomainConcepts } from '../domains/domain-concepts.js';
 import { notFound, validationError } from '../errors.js';
 import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
@@ -135,14 +135,14 @@ function vocabularySource(store: ReleaseStore, vocabularyId: string, options: De
   return { total: () => browse(0, 0).total, page: (offset, limit) => (limit <= 0 ? [] : browse(offset, limit).concepts) };
 }
 
-function systemVocabularies(store: ReleaseStore, policy: AccessPolicy, system: ConceptCodeSystem): string[] {
-  const ids = system.kind === 'vocabulary' ? system.vocabularyIds : store.metadata.vocabularies().map((v) => v.vocabulary_id);
-  return ids.filter((id) => policy.canSee(id) && (store.metadata.vocabulary(id)?.concept_count ?? 0) > 0);
+function systemVocabularies(view: ReleaseView, system: ConceptCodeSystem): string[] {
+  const ids = system.kind === 'vocabulary' ? system.vocabularyIds : view.store.metadata.vocabularies().map((v) => v.vocabulary_id);
+  return ids.filter((id) => view.canSee(id) && (view.store.metadata.vocabulary(id)?.concept_count ?? 0) > 0);
 }
 
-function domainSource(store: ReleaseStore, policy: AccessPolicy, domainId: string, vocabularyIds: readonly string[] | undefined, standardOnly: boolean, options: DefinitionOptions): MemberSource {
+function domainSource(view: ReleaseView, domainId: string, vocabularyIds: readonly string[] | undefined, standardOnly: boolean, options: DefinitionOptions): MemberSource {
   const read = (offset: number, limit: number) =>
-    listDomainConcepts(store, policy, { domainId, ...(vocabularyIds ? { vocabularyIds } : {}), standardOnly, includeInvalid: !options.activeOnly, offset, limit });
+    listDomainConcepts(view, { domainId, ...(vocabularyIds ? { vocabularyIds } : {}), standardOnly, includeInvalid: !options.activeOnly, offset, limit });
   return { total: () => read(0, 0).total, page: (offset, limit) => (limit <= 0 ? [] : read(offset, limit).items) };
 }
 
@@ -159,28 +159,28 @@ function inSystem(system: ConceptCodeSystem, concept: ConceptRecord): boolean {
   return system.kind === 'omop-concept-id' || system.vocabularyIds.includes(concept.vocabulary_id);
 }
 
-function finishRule(store: ReleaseStore, policy: AccessPolicy, parts: RuleParts, options: DefinitionOptions): MemberRule {
+function finishRule(view: ReleaseView, parts: RuleParts, options: DefinitionOptions): MemberRule {
   const { system, conditions } = parts;
   const accepts = (c: ConceptRecord) =>
-    inSystem(system, c) && policy.canSee(c.vocabulary_id) && (!options.activeOnly || c.invalid_reason === null) && conditions.every((test) => test(c));
-  const vocabularyIds = systemVocabularies(store, policy, system);
+    inSystem(system, c) && view.canSee(c.vocabulary_id) && (!options.activeOnly || c.invalid_reason === null) && conditions.every((test) => test(c));
+  const vocabularyIds = systemVocabularies(view, system);
   const searchFilters: SearchFilters = system.kind === 'vocabulary' ? { vocabularyIds } : {};
   if (parts.narrowed) return { system, accepts, source: parts.narrowed.source, exact: parts.narrowed.exact && conditions.length === 1, searchFilters };
-  const whole = chainedSources(vocabularyIds.map((id) => vocabularySource(store, id, options)));
+  const whole = chainedSources(vocabularyIds.map((id) => vocabularySource(view.store, id, options)));
   return { system, accepts, source: whole, exact: conditions.length === 0, searchFilters };
 }
 
 /** The rule of an implicit or OMOP domain URL; undefined when the URL names no ValueSet of this release. */
-function ruleOfUrl(store: ReleaseStore, policy: AccessPolicy, url: string, options: DefinitionOptions): MemberRule | undefined {
+function ruleOfUrl(view: ReleaseView, url: string, options: DefinitionOptions): MemberRule | undefined {
   if (url.startsWith(OMOP_DOMAIN_VALUE_SET_PREFIX)) {
     const domainId = url.slice(OMOP_DOMAIN_VALUE_SET_PREFIX.length);
-    if (!store.metadata.domains().some((d) => d.domain_id === domainId)) return undefined;
+    if (!view.store.metadata.domains().some((d) => d.domain_id === domainId)) return undefined;
     const system: ConceptCodeSystem = { kind: 'omop-concept-id', canonical: OMOP_CONCEPT_SYSTEM };
     const isMember = (c: ConceptRecord) => c.domain_id === domainId && c.standard_concept === 'S';
     return {
       system,
-      accepts: (c) => isMember(c) && policy.canSee(c.vocabulary_id) && c.invalid_reason === null,
-      source: domainSource(store, policy, domainId, undefined, true, { activeOnly: true }),
+      accepts: (c) => isMember(c) && view.canSee(c.vocabulary_id) && c.invalid_reason === null,
+      source: domainSource(view, domainId, undefined, true, { activeOnly: true }),
       exact: true,
       searchFilters: { domainIds: [domainId], standardConcepts: ['S'] },
     };
@@ -189,20 +189,20 @@ function ruleOfUrl(store: ReleaseStore, policy: AccessPolicy, url: string, optio
   if (!implicit) return undefined;
   const system = conceptCodeSystem(implicit.system);
   if (!system) return undefined;
-  if (systemVocabularies(store, policy, system).length === 0) return undefined;
-  if (implicit.kind === 'all') return finishRule(store, policy, { system, conditions: [] }, options);
-  const root = conceptOfCode(store, system, implicit.code, 'normalised');
-  if (!root || !policy.canSee(root.vocabulary_id)) return undefined;
-  return isARule(store, policy, system, root, true, options);
+  if (systemVocabularies(view, system).length === 0) return undefined;
+  if (implicit.kind === 'all') return finishRule(view, { system, conditions: [] }, options);
+  const root = conceptOfCode(view.store, system, implicit.code, 'normalised');
+  if (!root || !view.canSee(root.vocabulary_id)) return undefined;
+  return isARule(view, system, root, true, options);
 }
 
-function hierarchyFilter(policy: AccessPolicy, system: ConceptCodeSystem, options: DefinitionOptions): HierarchyFilter {
+function hierarchyFilter(view: ReleaseView, system: ConceptCodeSystem, options: DefinitionOptions): HierarchyFilter {
   return {
     maxLevels: ALL_LEVELS,
     ...(system.kind === 'vocabulary' ? { vocabularyIds: system.vocabularyIds } : {}),
     standardOnly: false,
     includeInvalid: !options.activeOnly,
-    hiddenVocabularies: policy.hiddenVocabularies(),
+    hiddenVocabularyIds: view.hiddenVocabularyIds(),
   };
 }
 
@@ -210,10 +210,10 @@ function descendsFrom(store: ReleaseStore, root: ConceptRecord, includeRoot: boo
   return (c: ConceptRecord) => (c.concept_id === root.concept_id ? includeRoot : store.hierarchy.isAncestor(root.concept_id, c.concept_id));
 }
 
-function isARule(store: ReleaseStore, policy: AccessPolicy, system: ConceptCodeSystem, root: ConceptRecord, includeRoot: boolean, options: DefinitionOptions): MemberRule {
+function isARule(view: ReleaseView, system: ConceptCodeSystem, root: ConceptRecord, includeRoot: boolean, options: DefinitionOptions): MemberRule {
   const rootCounts = includeRoot && (!options.activeOnly || root.invalid_reason === null);
-  const source = descendantSource(store, root, rootCounts, hierarchyFilter(policy, system, options));
-  return finishRule(store, policy, { system, conditions: [descendsFrom(store, root, includeRoot)], narrowed: { source, exact: true } }, options);
+  const source = descendantSource(view.store, root, rootCounts, hierarchyFilter(view, system, options));
+  return finishRule(view, { system, conditions: [descendsFrom(view.store, root, includeRoot)], narrowed: { source, exact: true } }, options);
 }
 
 // ---- compose -----------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ function propertyValue(system: ConceptCodeSystem, concept: ConceptRecord, proper
   return String(concept[property] ?? '');
 }
 
-function filterConditions(store: ReleaseStore, policy: AccessPolicy, parts: RuleParts, filter: Json, path: string, options: DefinitionOptions): void {
+function filterConditions(view: ReleaseView, parts: RuleParts, filter: Json, path: string, options: DefinitionOptions): void {
   const { system } = parts;
   const propertyName = asString(filter.property, `${path}.property`);
   const op = asString(filter.op, `${path}.op`);
@@ -268,19 +268,19 @@ function filterConditions(store: ReleaseStore, policy: AccessPolicy, parts: Rule
     throw validationError(`${path}.op '${op}' is not supported; use one of ${FILTER_OPERATORS.join(', ')}.`, { parameter: 'valueSet', element: `${path}.op` });
   }
   const rootOf = (code: string) => {
-    const root = conceptOfCode(store, system, code, 'normalised');
+    const root = conceptOfCode(view.store, system, code, 'normalised');
     if (!root) throw validationError(`${path}.value '${code}' is not a code of ${system.canonical} in this release.`, { parameter: 'valueSet', element: `${path}.value` });
-    policy.assertVisible(root.vocabulary_id);
+    view.assertVisible(root.vocabulary_id);
     return root;
   };
   if (op === 'is-a' || op === 'descendent-of') {
     if (property !== 'concept') throw validationError(`${path}: op '${op}' applies to the property 'concept' only.`, { parameter: 'valueSet', element: `${path}.op` });
     const root = rootOf(value);
     const includeRoot = op === 'is-a';
-    parts.conditions.push(descendsFrom(store, root, includeRoot));
+    parts.conditions.push(descendsFrom(view.store, root, includeRoot));
     if (!parts.narrowed) {
       const rootCounts = includeRoot && (!options.activeOnly || root.invalid_reason === null);
-      parts.narrowed = { source: descendantSource(store, root, rootCounts, hierarchyFilter(policy, system, options)), exact: true };
+      parts.narrowed = { source: descendantSource(view.store, root, rootCounts, hierarchyFilter(view, system, options)), exact: true };
     }
     return;
   }
@@ -308,34 +308,36 @@ function filterConditions(store: ReleaseStore, policy: AccessPolicy, parts: Rule
     return;
   }
   const values = op === 'in' ? value.split(',').map((v) => v.trim()).filter((v) => v !== '') : [value];
+  // Naming a vocabulary is an explicit request for it: a restricted one is the 403, never an empty expansion.
+  if (property === 'vocabulary_id') view.assertVisibleAll(values);
   const wanted = new Set(values);
   parts.conditions.push((c) => wanted.has(propertyValue(system, c, property)));
   if (parts.narrowed) return;
   if (property === 'concept') {
-    const concepts = values.flatMap((code) => conceptOfCode(store, system, code, 'normalised') ?? []);
+    const concepts = values.flatMap((code) => conceptOfCode(view.store, system, code, 'normalised') ?? []);
     parts.narrowed = { source: listSource(concepts), exact: false };
   } else if (property === 'domain_id') {
-    const vocabularyIds = system.kind === 'vocabulary' ? systemVocabularies(store, policy, system) : undefined;
-    parts.narrowed = { source: chainedSources(values.map((d) => domainSource(store, policy, d, vocabularyIds, false, options))), exact: false };
+    const vocabularyIds = system.kind === 'vocabulary' ? systemVocabularies(view, system) : undefined;
+    parts.narrowed = { source: chainedSources(values.map((d) => domainSource(view, d, vocabularyIds, false, options))), exact: false };
   } else if (property === 'vocabulary_id') {
-    const held = new Set(systemVocabularies(store, policy, system));
-    parts.narrowed = { source: chainedSources(values.filter((v) => held.has(v)).map((v) => vocabularySource(store, v, options))), exact: false };
+    const held = new Set(systemVocabularies(view, system));
+    parts.narrowed = { source: chainedSources(values.filter((v) => held.has(v)).map((v) => vocabularySource(view.store, v, options))), exact: false };
   }
 }
 
-function composeRule(store: ReleaseStore, policy: AccessPolicy, entry: Json, path: string, options: DefinitionOptions): MemberRule {
+function composeRule(view: ReleaseView, entry: Json, path: string, options: DefinitionOptions): MemberRule {
   if (entry.valueSet !== undefined) throw validationError(`${path}.valueSet (a ValueSet imported into another) is not supported.`, { parameter: 'valueSet', element: `${path}.valueSet` });
   const systemUri = asString(entry.system, `${path}.system`);
   const found = conceptCodeSystem(systemUri);
   if (!found) throw notFound(`A definition for CodeSystem '${systemUri}' could not be found, so the value set cannot be expanded`, 'not_found', { system: systemUri });
-  if (found.kind === 'vocabulary') policy.assertVisible(found.vocabularyIds[0]!);
+  if (found.kind === 'vocabulary') view.assertVisible(found.vocabularyIds[0]!);
   const parts: RuleParts = { system: found, conditions: [] };
   const listed = asArray(entry.concept, `${path}.concept`);
   if (listed.length) {
     const codes = listed.map((c, i) => asString(asObject(c, `${path}.concept[${i}]`).code, `${path}.concept[${i}].code`));
     const ids = new Set<number>();
     const concepts = codes.flatMap((code) => {
-      const concept = conceptOfCode(store, found, code, 'normalised');
+      const concept = conceptOfCode(view.store, found, code, 'normalised');
       if (!concept || ids.has(concept.concept_id)) return [];
       ids.add(concept.concept_id);
       return [concept];
@@ -343,17 +345,17 @@ function composeRule(store: ReleaseStore, policy: AccessPolicy, entry: Json, pat
     parts.conditions.push((c) => ids.has(c.concept_id));
     parts.narrowed = { source: listSource(concepts), exact: false };
   }
-  asArray(entry.filter, `${path}.filter`).forEach((f, i) => filterConditions(store, policy, parts, asObject(f, `${path}.filter[${i}]`), `${path}.filter[${i}]`, options));
-  return finishRule(store, policy, parts, options);
+  asArray(entry.filter, `${path}.filter`).forEach((f, i) => filterConditions(view, parts, asObject(f, `${path}.filter[${i}]`), `${path}.filter[${i}]`, options));
+  return finishRule(view, parts, options);
 }
 
 /** The definition of a ValueSet resource sent inline (400 for what this server cannot read). */
-export function definitionOfResource(store: ReleaseStore, policy: AccessPolicy, resource: Json, options: DefinitionOptions): ValueSetDefinition {
+export function definitionOfResource(view: ReleaseView, resource: Json, options: DefinitionOptions): ValueSetDefinition {
   if (resource.resourceType !== 'ValueSet') throw validationError(`The ValueSet parameter must be a ValueSet resource, not '${String(resource.resourceType)}'.`, { parameter: 'valueSet' });
   const compose = asObject(resource.compose, 'ValueSet.compose');
-  const includes = asArray(compose.include, 'ValueSet.compose.include').map((e, i) => composeRule(store, policy, asObject(e, `ValueSet.compose.include[${i}]`), `ValueSet.compose.include[${i}]`, options));
+  const includes = asArray(compose.include, 'ValueSet.compose.include').map((e, i) => composeRule(view, asObject(e, `ValueSet.compose.include[${i}]`), `ValueSet.compose.include[${i}]`, options));
   if (includes.length === 0) throw validationError('ValueSet.compose.include must have at least one entry.', { parameter: 'valueSet', element: 'ValueSet.compose.include' });
-  const excludes = asArray(compose.exclude, 'ValueSet.compose.exclude').map((e, i) => composeRule(store, policy, asObject(e, `ValueSet.compose.exclude[${i}]`), `ValueSet.compose.exclude[${i}]`, options));
+  const excludes = asArray(compose.exclude, 'ValueSet.compose.exclude').map((e, i) => composeRule(view, asObject(e, `ValueSet.compose.exclude[${i}]`), `ValueSet.compose.exclude[${i}]`, options));
   return {
     ...(typeof resource.url === 'string' ? { url: resource.url } : {}),
     ...(typeof resource.version === 'string' ? { version: resource.version } : {}),
@@ -365,11 +367,11 @@ export function definitionOfResource(store: ReleaseStore, policy: AccessPolicy, 
 }
 
 /** The definition a URL names: an implicit or OMOP domain ValueSet, or one of the ValueSets sent along (`tx-resource`). 404 otherwise. */
-export function definitionOfUrl(store: ReleaseStore, policy: AccessPolicy, url: string, sent: readonly Json[], options: DefinitionOptions): ValueSetDefinition {
+export function definitionOfUrl(view: ReleaseView, url: string, sent: readonly Json[], options: DefinitionOptions): ValueSetDefinition {
   const [canonical = url, version] = url.split('|');
   const resource = sent.find((r) => r.resourceType === 'ValueSet' && r.url === canonical);
-  if (resource) return definitionOfResource(store, policy, resource, options);
-  const rule = ruleOfUrl(store, policy, canonical, options);
+  if (resource) return definitionOfResource(view, resource, options);
+  const rule = ruleOfUrl(view, canonical, options);
   if (!rule) throw notFound(`A definition for the value Set '${url}' could not be found`, 'not_found', { url });
   return { url: canonical, ...(version ? { version } : {}), named: true, sent: false, includes: [rule], excludes: [] };
 }

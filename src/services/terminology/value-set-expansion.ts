@@ -4,7 +4,7 @@
  */
 import type { ConceptRecord, SynonymRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { ServiceError, validationError } from '../errors.js';
 import { searchConcepts } from '../search/keyword-search.js';
 import { codeOfConcept } from './code-system-concept.js';
@@ -89,10 +89,10 @@ function collectMembers(definition: ValueSetDefinition): Member[] {
 }
 
 /** The members matching a text, in keyword-search ranking order (see the header). */
-function textMatches(store: ReleaseStore, policy: AccessPolicy, definition: ValueSetDefinition, text: string): Member[] {
+function textMatches(view: ReleaseView, definition: ValueSetDefinition, text: string): Member[] {
   // One include: its own search filters (vocabulary, domain) narrow the search to candidates.
   const narrowing = definition.includes.length === 1 ? definition.includes[0]!.searchFilters : {};
-  const found = searchConcepts(store, policy, {
+  const found = searchConcepts(view, {
     query: text,
     queryRules: { parameter: 'filter' },
     filters: { ...narrowing, includeInvalid: true },
@@ -112,7 +112,7 @@ function pageLength(total: number, request: ExpansionRequest): number {
   return length;
 }
 
-export function expandValueSet(store: ReleaseStore, policy: AccessPolicy, definition: ValueSetDefinition, request: ExpansionRequest): Expansion {
+export function expandValueSet(view: ReleaseView, definition: ValueSetDefinition, request: ExpansionRequest): Expansion {
   if (request.offset < 0) throw validationError(`Parameter 'offset' must be 0 or more, not ${request.offset}.`, { parameter: 'offset' });
   if (request.count !== undefined && request.count < 0) throw validationError(`Parameter 'count' must be 0 or more, not ${request.count}.`, { parameter: 'count' });
   const text = request.filter?.trim();
@@ -123,11 +123,11 @@ export function expandValueSet(store: ReleaseStore, policy: AccessPolicy, defini
     total = only.source.total();
     page = only.source.page(request.offset, pageLength(total, request)).map((concept) => ({ rule: only, concept }));
   } else {
-    const members = text ? textMatches(store, policy, definition, text) : collectMembers(definition);
+    const members = text ? textMatches(view, definition, text) : collectMembers(definition);
     total = members.length;
     page = members.slice(request.offset, request.offset + pageLength(total, request));
   }
-  const synonyms = request.includeDesignations && page.length ? store.search.synonymsOf(page.map((m) => m.concept.concept_id)) : undefined;
+  const synonyms = request.includeDesignations && page.length ? view.store.search.synonymsOf(page.map((m) => m.concept.concept_id)) : undefined;
   return {
     total,
     offset: request.offset,

@@ -2,7 +2,7 @@
  * ValueSet search by `url` (E12): the implicit ValueSet a URL names in this release, as at most one metadata
  * entry; anything else finds nothing (total 0, never an error).
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { conceptOfCode, OMOP_CODE_SYSTEM_NAME, terminologySystem } from './code-system-concept.js';
@@ -21,7 +21,7 @@ export interface ImplicitValueSet {
 }
 
 /** The ValueSets the `url` search value names: none or one (see the header). */
-export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: string | undefined): ImplicitValueSet[] {
+export function searchValueSets(view: ReleaseView, url: string | undefined): ImplicitValueSet[] {
   const implicit = url === undefined ? undefined : parseImplicitValueSetUrl(url);
   if (!implicit) return [];
   const system = terminologySystem(implicit.system);
@@ -30,8 +30,8 @@ export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: 
     codeSystemName = OMOP_CODE_SYSTEM_NAME;
   } else if (system?.kind === 'vocabulary') {
     const held = system.vocabularyIds.flatMap((id) => {
-      const vocabulary = store.metadata.vocabulary(id);
-      return vocabulary && vocabulary.concept_count > 0 && policy.canSee(id) ? [vocabulary.vocabulary_name] : [];
+      const vocabulary = view.store.metadata.vocabulary(id);
+      return vocabulary && vocabulary.concept_count > 0 && view.canSee(id) ? [vocabulary.vocabulary_name] : [];
     });
     if (held.length === 0) return [];
     codeSystemName = held.join(' and ');
@@ -40,8 +40,8 @@ export function searchValueSets(store: ReleaseStore, policy: AccessPolicy, url: 
   }
   const found: ImplicitValueSet = { url: implicit.url, system: system.canonical, codeSystemName };
   if (implicit.kind === 'isa') {
-    const root = conceptOfCode(store, system, implicit.code, 'normalised');
-    if (!root || !policy.canSee(root.vocabulary_id)) return [];
+    const root = conceptOfCode(view.store, system, implicit.code, 'normalised');
+    if (!root || !view.canSee(root.vocabulary_id)) return [];
     found.root = root;
   }
   return [found];

@@ -2,7 +2,7 @@
  * ValueSet/$validate-code as domain logic: the code is validated as CodeSystem/$validate-code does, then checked
  * for membership of the ValueSet, a known code outside it being result false with a `not-in-vs` issue.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { conceptCodeSystem, conceptOfCode } from './code-system-concept.js';
 import { validateCodeableConcept, validateCoding, type CodeValidation, type CodingInput, type CodingPaths, type ValidationIssue } from './code-validation.js';
@@ -66,8 +66,7 @@ function codeableConceptOutcome(validation: CodeValidation, reference: string, o
  * request sent it in a Coding, which the not-in-vs issue names.
  */
 export function validateCodingInValueSet(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   releaseVersion: string,
   definition: ValueSetDefinition,
   coding: CodingInput & { system: string; code: string },
@@ -75,19 +74,18 @@ export function validateCodingInValueSet(
   sentDisplay?: string,
 ): CodeValidation {
   const reference = valueSetReference(definition, releaseVersion);
-  const { check } = membershipCheck(store, definition, reference, 'coding', sentDisplay);
-  return check(validateCoding(store, policy, releaseVersion, coding, paths), paths);
+  const { check } = membershipCheck(view.store, definition, reference, 'coding', sentDisplay);
+  return check(validateCoding(view, releaseVersion, coding, paths), paths);
 }
 
 /** Validates a CodeableConcept against the ValueSet: valid when one of its codings is a valid code of the ValueSet. */
 export function validateCodeableConceptInValueSet(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   releaseVersion: string,
   definition: ValueSetDefinition,
   codings: readonly CodingInput[],
 ): CodeValidation {
   const reference = valueSetReference(definition, releaseVersion);
-  const { check, outside } = membershipCheck(store, definition, reference, 'codeableConcept');
-  return codeableConceptOutcome(validateCodeableConcept(store, policy, releaseVersion, codings, check), reference, outside);
+  const { check, outside } = membershipCheck(view.store, definition, reference, 'codeableConcept');
+  return codeableConceptOutcome(validateCodeableConcept(view, releaseVersion, codings, check), reference, outside);
 }

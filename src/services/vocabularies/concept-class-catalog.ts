@@ -2,7 +2,7 @@
  * The concept-class list (E1): the release's CONCEPT_CLASS table plus any class its concepts use that the table
  * lacks, sorted by concept_class_id, without classes the caller may not see.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { compareIds, visibleSummary } from '../concept-tallies.js';
 
@@ -21,21 +21,21 @@ export interface ConceptClassListOptions {
   includeStats?: boolean;
 }
 
-export function listConceptClasses(store: ReleaseStore, policy: AccessPolicy, options: ConceptClassListOptions = {}): ConceptClassEntry[] {
-  for (const v of options.vocabularyIds ?? []) policy.assertVisible(v);
+export function listConceptClasses(view: ReleaseView, options: ConceptClassListOptions = {}): ConceptClassEntry[] {
+  for (const v of options.vocabularyIds ?? []) view.assertVisible(v);
   const wanted = options.vocabularyIds ? new Set(options.vocabularyIds) : undefined;
   const inScope = new Map<string, { count: number; vocabularies: Set<string> }>();
-  for (const row of visibleSummary(store, policy)) {
+  for (const row of visibleSummary(view)) {
     if (wanted && !wanted.has(row.vocabulary_id)) continue;
     let s = inScope.get(row.concept_class_id);
     if (!s) inScope.set(row.concept_class_id, (s = { count: 0, vocabularies: new Set() }));
     s.count += row.concept_count;
     s.vocabularies.add(row.vocabulary_id);
   }
-  const withAnyConcept = new Set(store.metadata.conceptSummary().map((r) => r.concept_class_id));
+  const withAnyConcept = new Set(view.store.metadata.conceptSummary().map((r) => r.concept_class_id));
   // Explicit fields, not object spread: spreading the store's row objects costs ~2 µs each.
   const classes = new Map<string, ConceptClassEntry>(
-    store.metadata.conceptClasses().map((c) => [
+    view.store.metadata.conceptClasses().map((c) => [
       c.concept_class_id,
       { concept_class_id: c.concept_class_id, concept_class_name: c.concept_class_name, concept_class_concept_id: c.concept_class_concept_id },
     ]),

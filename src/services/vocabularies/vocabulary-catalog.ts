@@ -1,5 +1,5 @@
 /** The vocabulary list (GET /v1/vocabularies) and one vocabulary (GET /v1/vocabularies/{id}). */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { VocabularyRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -48,8 +48,8 @@ function summarise(v: VocabularyRecord, includeStats: boolean): VocabularySummar
   };
 }
 
-export function listVocabularies(store: ReleaseStore, policy: AccessPolicy, options: VocabularyListOptions = {}): VocabularySummary[] {
-  let rows = policy.filter(store.metadata.vocabularies());
+export function listVocabularies(view: ReleaseView, options: VocabularyListOptions = {}): VocabularySummary[] {
+  let rows = view.visible(view.store.metadata.vocabularies());
   // "Inactive" vocabularies are those with no concepts in this release (e.g. reference-only rows).
   if (!options.include_inactive) rows = rows.filter((v) => v.concept_count > 0);
   const sortBy = options.sort_by ?? 'name';
@@ -70,17 +70,17 @@ export function listVocabularies(store: ReleaseStore, policy: AccessPolicy, opti
 }
 
 /** The vocabulary record; 403 vocabulary_restricted when the caller may not see it, 404 vocabulary_not_found when unknown. */
-export function requireVocabulary(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string): VocabularyRecord {
-  policy.assertVisible(vocabularyId);
-  const vocabulary = store.metadata.vocabulary(vocabularyId);
+export function requireVocabulary(view: ReleaseView, vocabularyId: string): VocabularyRecord {
+  view.assertVisible(vocabularyId);
+  const vocabulary = view.store.metadata.vocabulary(vocabularyId);
   if (!vocabulary) {
-    throw notFound(`Unknown vocabulary '${vocabularyId}' in release ${store.manifest.label}.`, 'vocabulary_not_found', { vocabulary_id: vocabularyId });
+    throw notFound(`Unknown vocabulary '${vocabularyId}' in release ${view.store.manifest.label}.`, 'vocabulary_not_found', { vocabulary_id: vocabularyId });
   }
   return vocabulary;
 }
 
 /** GET /v1/vocabularies/{id}: the list record with its concept counts. */
-export function getVocabulary(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string): VocabularySummary {
-  return summarise(requireVocabulary(store, policy, vocabularyId), true);
+export function getVocabulary(view: ReleaseView, vocabularyId: string): VocabularySummary {
+  return summarise(requireVocabulary(view, vocabularyId), true);
 }
 

@@ -2,7 +2,7 @@
  * GET /v1/vocabularies/search?query=: vocabularies found by id or name, case-insensitive, ranked by how they match
  * (id equal, id prefix, name equal, word prefixes, substring), ties in vocabulary authority order.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { validationError } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { compareIds } from '../concept-tallies.js';
@@ -32,14 +32,13 @@ export function vocabularyMatchTier(vocabulary: Pick<VocabularySummary, 'vocabul
 }
 
 export function searchVocabularies(
-  store: ReleaseStore,
-  policy: AccessPolicy,
+  view: ReleaseView,
   query: string,
   options: VocabularySearchOptions = {},
 ): VocabularySummary[] {
   if (query.trim() === '') throw validationError('query must contain a character other than a space.', { parameter: 'query' });
   const matches: Array<{ tier: number; vocabulary: VocabularySummary }> = [];
-  for (const vocabulary of listVocabularies(store, policy, { ...options, sort_by: 'id' })) {
+  for (const vocabulary of listVocabularies(view, { ...options, sort_by: 'id' })) {
     const tier = vocabularyMatchTier(vocabulary, query);
     if (tier !== undefined) matches.push({ tier, vocabulary });
   }

@@ -2,7 +2,7 @@
  * GET /v1/vocabularies/{id}/stats and /stats/domains/{domain_id}: the concept counts of one vocabulary, overall or
  * within one domain, from the concept summary.
  */
-import type { AccessPolicy } from '../access-policy.js';
+import type { ReleaseView } from '../release-view.js';
 import { notFound } from '../errors.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import { domainCatalog, type DomainEntry } from '../domains/domain-catalog.js';
@@ -48,10 +48,10 @@ function counts(t: ConceptTally): ConceptCounts {
   };
 }
 
-export function vocabularyStats(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string): VocabularyStats {
-  const vocabulary = requireVocabulary(store, policy, vocabularyId);
-  const rows = visibleSummary(store, policy).filter((r) => r.vocabulary_id === vocabularyId);
-  const domainNames = new Map(domainCatalog(store, policy).map((d) => [d.domain_id, d.domain_name]));
+export function vocabularyStats(view: ReleaseView, vocabularyId: string): VocabularyStats {
+  const vocabulary = requireVocabulary(view, vocabularyId);
+  const rows = visibleSummary(view).filter((r) => r.vocabulary_id === vocabularyId);
+  const domainNames = new Map(domainCatalog(view).map((d) => [d.domain_id, d.domain_name]));
   return {
     vocabulary_id: vocabulary.vocabulary_id,
     vocabulary_name: vocabulary.vocabulary_name,
@@ -63,12 +63,12 @@ export function vocabularyStats(store: ReleaseStore, policy: AccessPolicy, vocab
 }
 
 /** 404 not_found for a domain id that is in no domain list of the release. */
-export function vocabularyDomainStats(store: ReleaseStore, policy: AccessPolicy, vocabularyId: string, domainId: string): VocabularyDomainStats {
-  const vocabulary = requireVocabulary(store, policy, vocabularyId);
-  const domain = domainCatalog(store, policy).find((d) => d.domain_id === domainId);
-  if (!domain) throw notFound(`Unknown domain '${domainId}' in release ${store.manifest.label}.`, 'not_found', { domain_id: domainId });
-  const rows = visibleSummary(store, policy).filter((r) => r.vocabulary_id === vocabularyId && r.domain_id === domainId);
-  const classNames = new Map(store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
+export function vocabularyDomainStats(view: ReleaseView, vocabularyId: string, domainId: string): VocabularyDomainStats {
+  const vocabulary = requireVocabulary(view, vocabularyId);
+  const domain = domainCatalog(view).find((d) => d.domain_id === domainId);
+  if (!domain) throw notFound(`Unknown domain '${domainId}' in release ${view.store.manifest.label}.`, 'not_found', { domain_id: domainId });
+  const rows = visibleSummary(view).filter((r) => r.vocabulary_id === vocabularyId && r.domain_id === domainId);
+  const classNames = new Map(view.store.metadata.conceptClasses().map((c) => [c.concept_class_id, c.concept_class_name]));
   return {
     vocabulary: { vocabulary_id: vocabulary.vocabulary_id, vocabulary_name: vocabulary.vocabulary_name, vocabulary_version: vocabulary.vocabulary_version },
     domain,

@@ -69,7 +69,7 @@ function conceptConditions(filter: HierarchyFilter): { sql: string; params: stri
   if (filter.standardOnly) parts.push("c.standard_concept = 'S'");
   if (filter.vocabularyIds?.length) list('c.vocabulary_id', filter.vocabularyIds);
   if (filter.domainIds?.length) list('c.domain_id', filter.domainIds);
-  if (filter.hiddenVocabularies.length) list('c.vocabulary_id', filter.hiddenVocabularies, true);
+  if (filter.hiddenVocabularyIds.length) list('c.vocabulary_id', filter.hiddenVocabularyIds, true);
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }
 
@@ -80,7 +80,7 @@ function facetMatches(facet: DescendantFacet, filter: HierarchyFilter): boolean 
   if (filter.standardOnly && facet.standard_concept !== 'S') return false;
   if (filter.vocabularyIds?.length && !filter.vocabularyIds.includes(facet.vocabulary_id)) return false;
   if (filter.domainIds?.length && !filter.domainIds.includes(facet.domain_id ?? '')) return false;
-  if (filter.hiddenVocabularies.includes(facet.vocabulary_id)) return false;
+  if (filter.hiddenVocabularyIds.includes(facet.vocabulary_id)) return false;
   return true;
 }
 

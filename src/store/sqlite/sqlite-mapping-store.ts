@@ -49,7 +49,7 @@ interface StoredHierarchyRow extends StoredConceptRow {
 function filterParams(filter: MappingFilter): FilterParams {
   return {
     vocabularies: filter.targetVocabularyIds ? JSON.stringify(filter.targetVocabularyIds) : null,
-    excluded: JSON.stringify(filter.excludedVocabularyIds),
+    excluded: JSON.stringify(filter.hiddenVocabularyIds),
     include_invalid: filter.includeInvalid ? 1 : 0,
   };
 }

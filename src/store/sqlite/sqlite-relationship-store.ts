@@ -178,7 +178,7 @@ export class SqliteRelationshipStore implements RelationshipStore {
     }
     if (!selection.includeInvalid) conditions.push('r.invalid_reason IS NULL');
     const other = selection.otherEnd;
-    const excluded = (other.excludedVocabularyIds ?? []).filter((v) => this.vocabulariesWithConcepts.has(v));
+    const excluded = (other.hiddenVocabularyIds ?? []).filter((v) => this.vocabulariesWithConcepts.has(v));
     const joined = this.hasDanglingRows || !!other.vocabularyIds?.length || !!other.domainIds?.length || !!other.standardOnly;
     if (!joined) {
       if (!excluded.length || !probeHidden) return { from: table, where: conditions.join(' AND '), params, joined, hidden: excluded };

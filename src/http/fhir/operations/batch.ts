@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ServiceError, validationError } from '../../../services/errors.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { resolveRelease } from '../../plumbing/release-resolution.js';
 import { issueTypeFor, operationOutcome } from '../../plumbing/operation-outcome.js';
 import { sendResource } from '../fhir-format.js';
 import {
@@ -97,10 +98,7 @@ function entryRelease(request: FastifyRequest, registry: ReleaseRegistry, query:
   const selector = query.vocab_release;
   const wanted = Array.isArray(selector) ? selector[0] : selector;
   if (wanted === undefined || wanted.trim() === '') return request.release;
-  const selection = registry.select(wanted);
-  if (selection.ok) return selection.release;
-  const available = selection.reason === 'unknown' ? selection.available.join(', ') : 'none';
-  throw new ServiceError(404, 'release_not_found', `Unknown vocabulary release '${wanted}'. Releases on this server: ${available} (or latest/default/current).`);
+  return resolveRelease(registry, wanted, { surface: 'fhir' });
 }
 
 async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request: FastifyRequest, batchVersion: FhirVersion, entry: unknown, index: number): Promise<BatchResponseEntry> {
@@ -116,19 +114,19 @@ async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request
     const match = matchOperation(registeredFhirOperations(app), target.segments);
     if (!match) throw new ServiceError(404, 'not_found', `Bundle.entry[${index}]: no such FHIR interaction: GET ${target.segments.join('/')}`);
     const release = entryRelease(request, registry, target.query);
+    const view = release === request.release ? request.view : request.view.onRelease(release.store, release.label);
     // The entry sees the batch's request (caller, host, format) with its own path parameters, query and release.
     const entryHttpRequest = Object.create(request, {
       params: { value: { fhirVersion: target.version, ...match.params } },
       query: { value: target.query },
       release: { value: release },
+      view: { value: view },
     }) as FastifyRequest;
     const resource = await match.spec.handler({
       request: entryHttpRequest,
       version: target.version,
       params: OperationParameters.fromQuery(target.query),
-      store: release.store,
-      policy: request.caller.policy,
-      releaseLabel: release.label,
+      view,
     });
     return { resource, response: { status: statusLine(200) } };
   } catch (error) {

@@ -3,34 +3,24 @@
  * or, one cursor-paged page at a time, for a whole code system.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound, validationError } from '../../../services/errors.js';
+import { validationError } from '../../../services/errors.js';
 import { diffCodeSystem } from '../../../services/terminology/code-system-diff.js';
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
-import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
+import { resolveRelease } from '../../plumbing/release-resolution.js';
+import { registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 import { parametersResource, type FhirParameter } from '../fhir-resources.js';
 
-/** The loaded releases, earliest vocabulary date first. */
-function releasesByDate(registry: ReleaseRegistry): OpenRelease[] {
-  return registry.all().sort((a, b) => fhirCodeSystemVersion(a.store).localeCompare(fhirCodeSystemVersion(b.store)));
-}
-
 function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: string): OpenRelease {
-  const selection = registry.select(selector);
-  if (selection.ok) return selection.release;
-  const date = selector.startsWith('omop-v') ? selector.slice('omop-v'.length) : selector;
-  const release = registry.all().find((r) => fhirCodeSystemVersion(r.store) === date);
-  if (release) return release;
-  throw notFound(`Parameter '${parameter}': release '${selector}' is not loaded; loaded: ${registry.labels().join(', ')}.`, 'not_found', { parameter });
+  return resolveRelease(registry, selector, { surface: 'fhir', parameter });
 }
 
 function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: OpenRelease; after: OpenRelease } {
   const toVersion = ctx.params.get('toVersion');
   const fromVersion = ctx.params.get('fromVersion');
-  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : releaseNamed(registry, ctx.releaseLabel, 'toVersion');
+  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : ctx.request.release;
   if (fromVersion !== undefined) return { before: releaseNamed(registry, fromVersion, 'fromVersion'), after };
-  const ordered = releasesByDate(registry);
-  const before = ordered[ordered.findIndex((r) => r.label === after.label) - 1];
+  const before = registry.releaseBefore(after.label);
   if (before === undefined) {
     throw validationError(`Parameter 'fromVersion' is required: no release is loaded before ${after.label}.`, { parameter: 'fromVersion' });
   }
@@ -79,11 +69,11 @@ function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): ob
     { name: 'toVersion', valueString: after.label },
   ];
   if (code !== undefined) {
-    const changes = diffCode(before.store, after.store, ctx.policy, system, code, types);
+    const changes = diffCode(before.store, after.store, ctx.view, system, code, types);
     const counted = DIFF_CHANGE_TYPES.filter((type) => types.has(type)).map((type) => ({ type, count: changes.filter((c) => c.type === type).length }));
     return parametersResource([...versions, ...changes.map(changeParameter), ...counted.map(countParameter)]);
   }
-  const page = diffCodeSystem(before.store, after.store, ctx.policy, system, {
+  const page = diffCodeSystem(before.store, after.store, ctx.view, system, {
     count: ctx.params.integer('count'),
     cursor: ctx.params.get('cursor'),
     types,

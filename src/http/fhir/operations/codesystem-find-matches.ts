@@ -41,7 +41,7 @@ function findMatchesOperation(ctx: FhirOperationContext): object {
   const exact = ctx.params.boolean('exact');
   if (exact === undefined) throw validationError("Parameter 'exact' (true or false) is required.", { parameter: 'exact' });
   const version = ctx.params.get('version');
-  const result = findMatches(ctx.store, ctx.policy, fhirCodeSystemVersion(ctx.store), {
+  const result = findMatches(ctx.view, fhirCodeSystemVersion(ctx.view.store), {
     system,
     exact,
     ...(version !== undefined ? { version } : {}),
@@ -55,7 +55,7 @@ export function registerFindMatchesOperation(app: FastifyInstance): void {
     methods: ['POST'],
     path: '/CodeSystem/$find-matches',
     summary: 'Find the codes that have the given properties',
-    description: `A Parameters body with \`system\` (the OMOP system or a vocabulary's URI), \`version\`, \`exact\` (required) and \`property\` parts (\`code\`, \`value[x]\`): concept-class-id, domain-id, vocabulary-id, standard-concept (S, C or NS) and relationship ids such as \`Is a\` whose value is a concept (an OMOP concept_id, or a valueCoding). With a relationship property the candidates are the concepts with that relationship to its concept (at most 1000 rows read per relationship property), ties broken by concept_id; with column properties alone they are read from the search index's filter tags, best known concepts first (standard, classification, non-standard, invalid; then the static search rank). exact true: every property must match; exact false: at least one, ranked by how many match, with \`unmatched\` listing the others. At most ${MATCH_LIMIT} matches.`,
+    description: `A Parameters body with \`system\` (the OMOP system or a vocabulary's URI), \`version\`, \`exact\` (required) and \`property\` parts (\`code\`, \`value[x]\`): concept-class-id, domain-id, vocabulary-id, standard-concept (S, C or NS) and relationship ids such as \`Is a\` whose value is a concept (an OMOP concept_id, or a valueCoding). With a relationship property the candidates are the concepts with that relationship to its concept (at most 1000 rows read per relationship property), ties broken by concept_id; with column properties alone they are read from the search index's filter tags, best known concepts first (standard, classification, non-standard, invalid; then the static search rank). exact true: every property must match; exact false: at least one, ranked by how many match, with \`unmatched\` listing the others. At most ${MATCH_LIMIT} matches. A vocabulary-id naming a vocabulary the key may not read (CPT4 without a validated licence; GPI, MedDRA) is 403 forbidden, as a REST vocabulary filter is (docs/licences.md).`,
     handler: findMatchesOperation,
   });
 }

@@ -7,14 +7,12 @@ import { notFound, validationError } from '../../../services/errors.js';
 import {
   codeSystemCatalog,
   omopCodeSystem,
-  omopCodeSystemId,
   searchCodeSystems,
   vocabularyCodeSystemById,
   type CatalogCodeSystem,
 } from '../../../services/terminology/code-system-catalog.js';
 import { RELEASE_LABEL_PATTERN } from '../../../store/release-manifest.js';
-import { normaliseReleaseSelector, type ReleaseRegistry } from '../../../store/release-registry.js';
-import type { ReleaseStore } from '../../../store/release-store.js';
+import { normaliseReleaseSelector, OMOP_CODE_SYSTEM_ID_PREFIX, type OpenRelease, type ReleaseRegistry } from '../../../store/release-registry.js';
 import { fhirBase, searchsetBundle } from '../fhir-resources.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 
@@ -39,31 +37,28 @@ function codeSystemResource(cs: CatalogCodeSystem, releaseLabel: string): object
   };
 }
 
-/** The release whose OMOP code system an id names (`omop-v<version>`, or a release label), or undefined. */
-function releaseOfOmopId(registry: ReleaseRegistry, id: string): { store: ReleaseStore; label: string } | undefined {
-  const label = normaliseReleaseSelector(id);
-  if (RELEASE_LABEL_PATTERN.test(label)) {
-    const selection = registry.select(label);
-    return selection.ok ? { store: selection.release.store, label: selection.release.label } : undefined;
-  }
-  const release = registry.all().find((r) => omopCodeSystemId(fhirCodeSystemVersion(r.store)) === id);
-  return release ? { store: release.store, label: release.label } : undefined;
+/** The release whose OMOP code system an id names (`omop-v<version>`, or a release label such as 2025.2 or 2025v2), or undefined. */
+function releaseOfOmopId(registry: ReleaseRegistry, id: string): OpenRelease | undefined {
+  // Other ids (vocabulary ids, the aliases latest/default/current, bare dates) are not OMOP code-system ids.
+  if (!id.startsWith(OMOP_CODE_SYSTEM_ID_PREFIX) && !RELEASE_LABEL_PATTERN.test(normaliseReleaseSelector(id))) return undefined;
+  const selection = registry.select(id);
+  return selection.ok ? selection.release : undefined;
 }
 
 function readCodeSystem(ctx: FhirOperationContext, registry: ReleaseRegistry): object {
   const id = (ctx.request.params as { id?: string }).id ?? '';
   const omopRelease = releaseOfOmopId(registry, id);
   if (omopRelease) {
-    return codeSystemResource(omopCodeSystem(omopRelease.store, ctx.policy, fhirCodeSystemVersion(omopRelease.store)), omopRelease.label);
+    return codeSystemResource(omopCodeSystem(ctx.view.onRelease(omopRelease.store, omopRelease.label), fhirCodeSystemVersion(omopRelease.store)), omopRelease.label);
   }
-  const vocabulary = vocabularyCodeSystemById(ctx.store, fhirCodeSystemVersion(ctx.store), id);
+  const vocabulary = vocabularyCodeSystemById(ctx.view.store, fhirCodeSystemVersion(ctx.view.store), id);
   if (!vocabulary) {
     throw notFound(
-      `CodeSystem/${id} is not a code system of this server: ids are omop-v<YYYYMMDD> (or a release label such as ${ctx.releaseLabel}) and the vocabulary ids of release ${ctx.releaseLabel}; GET CodeSystem lists them.`,
+      `CodeSystem/${id} is not a code system of this server: ids are omop-v<YYYYMMDD> (or a release label such as ${ctx.view.label}) and the vocabulary ids of release ${ctx.view.label}; GET CodeSystem lists them.`,
     );
   }
-  ctx.policy.assertVisible(vocabulary.vocabularyId!);
-  return codeSystemResource(vocabulary, ctx.releaseLabel);
+  ctx.view.assertVisible(vocabulary.vocabularyId!);
+  return codeSystemResource(vocabulary, ctx.view.label);
 }
 
 function searchCodeSystemResources(ctx: FhirOperationContext): object {
@@ -71,12 +66,12 @@ function searchCodeSystemResources(ctx: FhirOperationContext): object {
   if (summary !== undefined && !SUMMARY_VALUES.includes(summary)) {
     throw validationError(`Parameter '_summary' must be one of ${SUMMARY_VALUES.join(', ')}, not '${summary}'.`, { parameter: '_summary' });
   }
-  const catalog = codeSystemCatalog(ctx.store, ctx.policy, fhirCodeSystemVersion(ctx.store));
+  const catalog = codeSystemCatalog(ctx.view, fhirCodeSystemVersion(ctx.view.store));
   const found = searchCodeSystems(catalog, { url: ctx.params.get('url'), version: ctx.params.get('version'), name: ctx.params.get('name') });
   if (summary === 'count') return searchsetBundle([], found.length);
   const base = fhirBase(ctx.request, ctx.version);
   return searchsetBundle(
-    found.map((cs) => ({ fullUrl: `${base}/CodeSystem/${cs.id}`, resource: codeSystemResource(cs, ctx.releaseLabel) })),
+    found.map((cs) => ({ fullUrl: `${base}/CodeSystem/${cs.id}`, resource: codeSystemResource(cs, ctx.view.label) })),
     found.length,
   );
 }

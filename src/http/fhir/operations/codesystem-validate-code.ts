@@ -12,14 +12,14 @@ import { codeableConceptToValidate, codingToValidate, validationParameters, type
 const CODE_SYSTEM_PARAMETERS: CodeParameterNames = { system: ['url', 'system'], version: ['version'] };
 
 function validateCode(ctx: FhirOperationContext): object {
-  const releaseVersion = fhirCodeSystemVersion(ctx.store);
+  const releaseVersion = fhirCodeSystemVersion(ctx.view.store);
   const codeableConcept = codeableConceptToValidate(ctx.params);
   if (codeableConcept) {
-    const validation = validateCodeableConcept(ctx.store, ctx.policy, releaseVersion, codeableConcept.coding);
+    const validation = validateCodeableConcept(ctx.view, releaseVersion, codeableConcept.coding);
     return parametersResource(validationParameters(validation, codeableConcept.concept));
   }
   const single = codingToValidate(ctx.params, CODE_SYSTEM_PARAMETERS);
-  return parametersResource(validationParameters(validateCoding(ctx.store, ctx.policy, releaseVersion, single.coding, single.paths), undefined));
+  return parametersResource(validationParameters(validateCoding(ctx.view, releaseVersion, single.coding, single.paths), undefined));
 }
 
 export function registerCodeSystemValidateCodeOperation(app: FastifyInstance): void {

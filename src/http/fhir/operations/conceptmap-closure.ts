@@ -51,7 +51,7 @@ export function registerClosureOperation(app: FastifyInstance): void {
       '`source-is-broader-than-target` (r5, r6). Codes the release does not hold are left out. 400 `invalid` for no concept, more than ' +
       `${MAX_CLOSURE_CONCEPTS}, a coding without system or code, or an unknown system; 403 for a vocabulary the key may not read.`,
     methodNotAllowed: 'ConceptMap/$closure takes POST only (spec E11): send the Parameters resource as the request body.',
-    handler: ({ version, params, store, policy }) =>
-      closureConceptMap(params.get('name')?.trim() || DEFAULT_CLOSURE_NAME, subsumptionClosure(store, policy, params.codings('concept')), version),
+    handler: ({ version, params, view }) =>
+      closureConceptMap(params.get('name')?.trim() || DEFAULT_CLOSURE_NAME, subsumptionClosure(view, params.codings('concept')), version),
   });
 }

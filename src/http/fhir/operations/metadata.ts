@@ -40,11 +40,11 @@ function capabilityStatement(ctx: FhirOperationContext): object {
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
-    date: ctx.store.manifest.loaded_at,
+    date: ctx.view.store.manifest.loaded_at,
     kind: 'instance',
     instantiates: ['http://hl7.org/fhir/CapabilityStatement/terminology-server'],
     software: { name: 'omopterm', version: VERSION },
-    implementation: { description: `omopterm FHIR terminology server, OMOP vocabulary release ${ctx.releaseLabel}` },
+    implementation: { description: `omopterm FHIR terminology server, OMOP vocabulary release ${ctx.view.label}` },
     fhirVersion: FHIR_RELEASE_NUMBERS[ctx.version],
     format: ['application/fhir+json', 'application/fhir+xml'],
     rest: [
@@ -64,10 +64,10 @@ function capabilityStatement(ctx: FhirOperationContext): object {
 }
 
 function terminologyCapabilities(ctx: FhirOperationContext): object {
-  const version = fhirCodeSystemVersion(ctx.store);
-  const vocabularies = ctx.store.metadata
+  const version = fhirCodeSystemVersion(ctx.view.store);
+  const vocabularies = ctx.view.store.metadata
     .vocabularies()
-    .filter((v) => ctx.policy.canSee(v.vocabulary_id))
+    .filter((v) => ctx.view.canSee(v.vocabulary_id))
     .map((v) => ({ uri: systemForVocabulary(v.vocabulary_id), version: v.vocabulary_version }))
     .filter((v): v is { uri: string; version: string | null } => v.uri !== undefined);
   const codeSystem = [
@@ -77,7 +77,7 @@ function terminologyCapabilities(ctx: FhirOperationContext): object {
   return {
     resourceType: 'TerminologyCapabilities',
     status: 'active',
-    date: ctx.store.manifest.loaded_at,
+    date: ctx.view.store.manifest.loaded_at,
     kind: 'instance',
     software: { name: 'omopterm', version: VERSION },
     codeSystem,

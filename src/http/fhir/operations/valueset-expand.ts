@@ -47,18 +47,18 @@ function valueSetMetadata(definition: ValueSetDefinition, releaseVersion: string
 }
 
 function expand(ctx: FhirOperationContext): object {
-  const { params, store, policy } = ctx;
+  const { params, view } = ctx;
   const activeOnly = params.boolean('activeOnly') ?? false;
   const count = params.integer('count');
   const definition = requestedDefinition(ctx, activeOnly);
   const filter = params.get('filter');
-  const expansion = expandValueSet(store, policy, definition, {
+  const expansion = expandValueSet(view, definition, {
     ...(filter !== undefined ? { filter } : {}),
     offset: params.integer('offset') ?? 0,
     ...(count !== undefined ? { count } : {}),
     includeDesignations: params.boolean('includeDesignations') ?? false,
   });
-  const releaseVersion = fhirCodeSystemVersion(store);
+  const releaseVersion = fhirCodeSystemVersion(view.store);
   const parameter = ECHOED_PARAMETERS.flatMap((name): FhirParameter[] => {
     const value = params.get(name);
     if (value === undefined) return [];

@@ -66,7 +66,7 @@ export function registerValueSetSearch(app: FastifyInstance): void {
       'concept_ids) or a vocabulary code-system URI; a value percent-encoded twice is decoded. Answers a searchset Bundle: `total` 1 with the ' +
       'ValueSet (metadata only; $expand lists the members) when the release holds the code system (and the code) and the key may read it, ' +
       'otherwise `total` 0 with no entries. No other parameter is used, and nothing but a missing or invalid key (401) is an error.',
-    handler: ({ request, version, params, store, policy, releaseLabel }) =>
-      valueSetBundle(request, version, searchValueSets(store, policy, params.get('url')), releaseLabel),
+    handler: ({ request, version, params, view }) =>
+      valueSetBundle(request, version, searchValueSets(view, params.get('url')), view.label),
   });
 }

@@ -13,16 +13,16 @@ import { requestedDefinition, VALUE_SET_INPUT } from '../valueset-parameters.js'
 const VALUE_SET_CODE_PARAMETERS: CodeParameterNames = { system: ['system'], version: ['systemVersion', 'version'] };
 
 function validateInValueSet(ctx: FhirOperationContext): object {
-  const { params, store, policy } = ctx;
-  const releaseVersion = fhirCodeSystemVersion(store);
+  const { params, view } = ctx;
+  const releaseVersion = fhirCodeSystemVersion(view.store);
   const definition = requestedDefinition(ctx, false);
   const codeableConcept = codeableConceptToValidate(params);
   if (codeableConcept) {
-    const validation = validateCodeableConceptInValueSet(store, policy, releaseVersion, definition, codeableConcept.coding);
+    const validation = validateCodeableConceptInValueSet(view, releaseVersion, definition, codeableConcept.coding);
     return parametersResource(validationParameters(validation, codeableConcept.concept));
   }
   const single = codingToValidate(params, VALUE_SET_CODE_PARAMETERS);
-  const validation = validateCodingInValueSet(store, policy, releaseVersion, definition, single.coding, single.paths, params.coding('coding')?.display);
+  const validation = validateCodingInValueSet(view, releaseVersion, definition, single.coding, single.paths, params.coding('coding')?.display);
   return parametersResource(validationParameters(validation, undefined));
 }
 

@@ -60,7 +60,7 @@ export function registerAdvancedSearchRoutes(app: FastifyInstance): void {
         },
       },
       async (request) => {
-        const result = advancedSearch(request.release.store, request.caller.policy, request.body ?? {});
+        const result = advancedSearch(request.view, request.body ?? {});
         const page = { page: result.page, pageSize: result.pageSize, offset: (result.page - 1) * result.pageSize };
         return okPage(
           request,

@@ -59,8 +59,8 @@ export function registerBulkSearchRoute(app: FastifyInstance, bulkSearchPool: Bu
         (await bulkSearchTurns.run(
           (waiting) =>
             bulkSearchPool
-              ? bulkSearchPool.run(request.release, request.caller.policy, request.body, { otherRequests: waiting })
-              : bulkSearch(request.release.store, request.caller.policy, request.body),
+              ? bulkSearchPool.run(request.release, request.caller.licences, request.body, { otherRequests: waiting })
+              : bulkSearch(request.view, request.body),
           () => request.socket.destroyed, // the client has gone: nobody would read the answer
         )) ?? [],
       ),

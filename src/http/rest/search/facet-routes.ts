@@ -37,7 +37,7 @@ export function registerFacetRoutes(app: FastifyInstance): void {
           },
         },
       },
-      async (request) => ok(request, searchFacets(request.release.store, request.caller.policy, { query: request.query.query, filters: filtersOf(request.query) })),
+      async (request) => ok(request, searchFacets(request.view, { query: request.query.query, filters: filtersOf(request.query) })),
     );
   }
 }

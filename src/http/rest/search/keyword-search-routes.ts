@@ -37,7 +37,7 @@ export function registerKeywordSearchRoute(app: FastifyInstance): void {
     async (request) => {
       const q = request.query;
       const page = readPage(q);
-      const result = searchConcepts(request.release.store, request.caller.policy, {
+      const result = searchConcepts(request.view, {
         query: q.query,
         filters: filtersOf(q),
         page: page.page,

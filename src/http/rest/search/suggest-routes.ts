@@ -4,9 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AccessPolicy } from '../../../services/access-policy.js';
+import type { ReleaseView } from '../../../services/release-view.js';
 import { SUGGEST_PAGINATION_DESCRIPTION, suggestConcepts } from '../../../services/search/suggest.js';
-import type { ReleaseStore } from '../../../store/release-store.js';
 import { okPage } from '../../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../../plumbing/pagination.js';
 import { Envelope, PageQuery, ReleaseQuery, STANDARD_ERRORS } from '../../plumbing/schemas.js';
@@ -27,9 +26,9 @@ export function registerSuggestRoutes(app: FastifyInstance): void {
   });
   type SuggestQuerystring = { query?: string; vocabulary_ids?: string; vocabularies?: string; domains?: string; domain_ids?: string; concept_class_ids?: string; standard_concept?: string; page?: number; page_size?: number };
 
-  const runSuggest = (request: { query: SuggestQuerystring; release: { store: ReleaseStore }; caller: { policy: AccessPolicy } }) => {
+  const runSuggest = (request: { query: SuggestQuerystring; view: ReleaseView }) => {
     const page = readPage(request.query, { defaultPageSize: 10, maxPageSize: 100 });
-    const result = suggestConcepts(request.release.store, request.caller.policy, {
+    const result = suggestConcepts(request.view, {
       query: request.query.query,
       filters: filtersOf(request.query),
       page: page.page,

@@ -1,14 +1,13 @@
 /**
- * Licensed content rules (spec Authentication 5, reading note 9), enforced once here so every
- * endpoint inherits them: CPT4 only for keys whose annual validation has not lapsed; GPI and
- * MedDRA never.
+ * The licence rules of spec Authentication 5 (reading note 9) for one API key: CPT4 only for keys whose
+ * annual validation has not lapsed; GPI and MedDRA never. Pure rules, below the store and the importer;
+ * the request's release view (src/services/release-view.ts) applies them to every concept read.
  */
-import { ServiceError } from './errors.js';
 
 export const NEVER_SERVED_VOCABULARIES = ['GPI', 'MedDRA'] as const;
 export const VALIDATION_REQUIRED_VOCABULARIES = ['CPT4'] as const;
 
-export class AccessPolicy {
+export class LicenceRules {
   private readonly hidden: Set<string>;
 
   constructor(
@@ -26,8 +25,8 @@ export class AccessPolicy {
     return !this.hidden.has(vocabularyId);
   }
 
-  /** Vocabulary ids this caller may not see (for query filters). */
-  hiddenVocabularies(): string[] {
+  /** Vocabulary ids this caller may not see (the `hiddenVocabularyIds` of store queries). */
+  hiddenVocabularyIds(): string[] {
     return [...this.hidden];
   }
 
@@ -36,12 +35,6 @@ export class AccessPolicy {
     return (NEVER_SERVED_VOCABULARIES as readonly string[]).includes(vocabularyId)
       ? `${vocabularyId} content is not available on this server (licence restriction).`
       : `${vocabularyId} content requires an API key whose owner has completed the annual ${vocabularyId} licence validation; this key's validation is missing or has expired.`;
-  }
-
-  /** Throws 403 vocabulary_restricted when the caller may not see this vocabulary. */
-  assertVisible(vocabularyId: string): void {
-    if (this.canSee(vocabularyId)) return;
-    throw new ServiceError(403, 'vocabulary_restricted', this.restrictionMessage(vocabularyId), { vocabulary_id: vocabularyId });
   }
 
   /** Keeps only items whose vocabulary the caller may see. */

@@ -1,0 +1,90 @@
+/**
+ * The request-scoped view of one release: its store, the caller's licence rules and its label, built
+ * once per request by the gate. Services read concepts through it (`concept`, `requireConcept`,
+ * `concepts`, `visible`, `hiddenVocabularyIds`), so a restricted concept is never returned and an
+ * explicit request for one is the documented 403 `vocabulary_restricted` (docs/licences.md).
+ */
+import { LicenceRules } from '../licences/licence-rules.js';
+import type { ConceptRecord } from '../store/records.js';
+import type { ReleaseStore } from '../store/release-store.js';
+import { notFound, ServiceError } from './errors.js';
+
+/** The 403 of an explicit request for a vocabulary (or a concept of one) the caller may not see. */
+export function licenceRefusal(licences: LicenceRules, vocabularyId: string): ServiceError {
+  return new ServiceError(403, 'vocabulary_restricted', licences.restrictionMessage(vocabularyId), { vocabulary_id: vocabularyId });
+}
+
+export class ReleaseView {
+  constructor(
+    readonly store: ReleaseStore,
+    readonly licences: LicenceRules,
+    /** The release label the gate selected (the store's manifest label). */
+    readonly label: string = store.manifest.label,
+  ) {}
+
+  /** A view of the same release for the caller with this CPT4 validation date (tests, workers). */
+  static of(store: ReleaseStore, cpt4ValidatedUntil: string | null, label?: string): ReleaseView {
+    return new ReleaseView(store, new LicenceRules(cpt4ValidatedUntil), label);
+  }
+
+  /** The same caller on another release (diffs, batch entries with their own release). */
+  onRelease(store: ReleaseStore, label: string = store.manifest.label): ReleaseView {
+    return new ReleaseView(store, this.licences, label);
+  }
+
+  canSee(vocabularyId: string): boolean {
+    return this.licences.canSee(vocabularyId);
+  }
+
+  /** Vocabulary ids the caller may not see: the `hiddenVocabularyIds` every store query takes. */
+  hiddenVocabularyIds(): string[] {
+    return this.licences.hiddenVocabularyIds();
+  }
+
+  restrictionMessage(vocabularyId: string): string {
+    return this.licences.restrictionMessage(vocabularyId);
+  }
+
+  /** Throws 403 vocabulary_restricted when the caller may not see this vocabulary (an explicit request for it). */
+  assertVisible(vocabularyId: string): void {
+    if (!this.canSee(vocabularyId)) throw licenceRefusal(this.licences, vocabularyId);
+  }
+
+  /**
+   * Throws 403 vocabulary_restricted for the first of these vocabularies the caller may not see: a
+   * filter that names a vocabulary is an explicit request for it, never a silent empty answer.
+   */
+  assertVisibleAll(vocabularyIds: readonly string[] | undefined): void {
+    for (const vocabularyId of vocabularyIds ?? []) this.assertVisible(vocabularyId);
+  }
+
+  /** Keeps only items whose vocabulary the caller may see. */
+  visible<T extends { vocabulary_id: string }>(items: readonly T[]): T[] {
+    return this.licences.filter(items);
+  }
+
+  /** The concept with this id if it exists and the caller may see it; undefined otherwise (a concept found by a walk or a search). */
+  concept(conceptId: number): ConceptRecord | undefined {
+    const concept = this.store.concepts.byId(conceptId);
+    return concept && this.canSee(concept.vocabulary_id) ? concept : undefined;
+  }
+
+  /** The visible concepts among these ids, in the store's order (restricted ones left out). */
+  concepts(conceptIds: readonly number[]): ConceptRecord[] {
+    return this.visible(this.store.concepts.byIds(conceptIds));
+  }
+
+  /** The concept of this vocabulary and code if the caller may see it; undefined otherwise. */
+  conceptByCode(vocabularyId: string, conceptCode: string): ConceptRecord | undefined {
+    if (!this.canSee(vocabularyId)) return undefined;
+    return this.store.concepts.byCode(vocabularyId, conceptCode);
+  }
+
+  /** An explicitly requested concept: 404 `not_found` when the release has none, 403 when the caller may not see it. */
+  requireConcept(conceptId: number): ConceptRecord {
+    const concept = this.store.concepts.byId(conceptId);
+    if (!concept) throw notFound(`Concept ${conceptId} was not found in release ${this.label}.`, 'not_found', { concept_id: conceptId });
+    this.assertVisible(concept.vocabulary_id);
+    return concept;
+  }
+}
