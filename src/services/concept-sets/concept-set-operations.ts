@@ -12,6 +12,7 @@ import {
   mappedSources,
   resolveExpression,
   SliceClock,
+  subsumedItems,
   type ConceptSetScope,
   type ItemOutcome,
   type Resolution,
@@ -144,7 +145,7 @@ export interface ResolvedIds {
 /** ?ids_only=true: every resolved id ascending (WebAPI's resolveConceptSetExpression), at most MAX_IDS_ONLY. */
 export async function resolveConceptSetIds(scope: ConceptSetScope, expression: ConceptSetExpression): Promise<ResolvedIds> {
   const clock = new SliceClock();
-  const resolution = await resolveExpression(scope, expression, clock);
+  const resolution = await resolveExpression(scope, expression, clock, { itemCounts: false });
   if (resolution.ids.length > MAX_IDS_ONLY) {
     throw new ServiceError(
       422,
@@ -187,7 +188,7 @@ export interface SourceCodesPage {
  */
 export async function includedSourceCodes(scope: ConceptSetScope, expression: ConceptSetExpression, page: PageWindow): Promise<SourceCodesPage> {
   const clock = new SliceClock();
-  const resolution = await resolveExpression(scope, expression, clock);
+  const resolution = await resolveExpression(scope, expression, clock, { itemCounts: false });
   const sources = await mappedSources(scope, resolution.ids, clock);
   // Keep the non-standard ones, reading their flags in chunks.
   const nonStandard: number[] = [];
@@ -239,8 +240,8 @@ export interface Comparison {
 /** POST /v1/concept-sets/compare: the three parts of two resolved sets, each counted and paged by the same window. */
 export async function compareConceptSets(scope: ConceptSetScope, a: ConceptSetExpression, b: ConceptSetExpression, page: PageWindow): Promise<Comparison> {
   const clock = new SliceClock();
-  const ra = await resolveExpression(scope, a, clock);
-  const rb = await resolveExpression(scope, b, clock);
+  const ra = await resolveExpression(scope, a, clock, { itemCounts: false });
+  const rb = await resolveExpression(scope, b, clock, { itemCounts: false });
   const part = (ids: Int32Array): ComparePart => ({ count: ids.length, concept_ids: Array.from(ids.subarray(page.offset, page.offset + page.limit)) });
   return {
     only_in_a: part(difference(ra.ids, rb.ids)),
@@ -267,20 +268,6 @@ export interface Optimization {
 }
 
 /**
- * Whether item `x` adds nothing to item `y` (both on the same side): y includes descendants, x's concept is one of them
- * and valid (an invalid one is not among y's descendants), and x maps only if y maps; or x and y name the same concept
- * and x's flags are a subset of y's.
- */
-function subsumes(scope: ConceptSetScope, y: ItemOutcome, x: ItemOutcome): boolean {
-  const a = y.item;
-  const b = x.item;
-  if (a.isExcluded !== b.isExcluded) return false;
-  if (b.includeMapped && !a.includeMapped) return false;
-  if (a.conceptId === b.conceptId) return !b.includeDescendants || a.includeDescendants;
-  return a.includeDescendants && x.concept!.invalid_reason === null && scope.store.hierarchy.isAncestor(a.conceptId, b.conceptId);
-}
-
-/**
  * POST /v1/concept-sets/optimize: drops items that match nothing, items subsumed by another item of the same side
  * (an included or excluded item with descendants above them), and excluded items that remove nothing; then checks that
  * the optimised expression resolves to the same concepts.
@@ -294,22 +281,16 @@ export async function optimizeConceptSet(scope: ConceptSetScope, expression: Con
     if (x.status === 'unknown') removed.set(x.index, { ...itemReference(x.item, x.index), reason: `matches nothing: concept ${x.item.conceptId} is not in release ${scope.label}` });
   }
   const live = outcomes.filter((o) => o.status === 'resolved');
-  for (const x of live) {
-    const by = live.find((y) => {
-      if (y === x || removed.has(y.index) || !subsumes(scope, y, x)) return false;
-      // Two items that subsume each other (the same concept and flags): the first one stays.
-      return !subsumes(scope, x, y) || y.index < x.index;
+  for (const [index, by] of subsumedItems(scope, outcomes)) {
+    const x = outcomes[index]!;
+    removed.set(x.index, {
+      ...itemReference(x.item, x.index),
+      subsumed_by: by.index,
+      reason:
+        by.item.conceptId === x.item.conceptId
+          ? `duplicate: item ${by.index} names the same concept with the same or more flags`
+          : `subsumed: concept ${x.item.conceptId} is a valid descendant of concept ${by.item.conceptId}, which item ${by.index} ${x.item.isExcluded ? 'excludes' : 'includes'} with its descendants${x.item.includeMapped ? ' and mapped concepts' : ''}`,
     });
-    if (by) {
-      removed.set(x.index, {
-        ...itemReference(x.item, x.index),
-        subsumed_by: by.index,
-        reason:
-          by.item.conceptId === x.item.conceptId
-            ? `duplicate: item ${by.index} names the same concept with the same or more flags`
-            : `subsumed: concept ${x.item.conceptId} is a valid descendant of concept ${by.item.conceptId}, which item ${by.index} ${x.item.isExcluded ? 'excludes' : 'includes'} with its descendants${x.item.includeMapped ? ' and mapped concepts' : ''}`,
-      });
-    }
   }
   for (const x of live) {
     if (x.item.isExcluded && !removed.has(x.index) && x.removed === 0) {

@@ -3,13 +3,16 @@
  * gives its own concept (even if invalid), its valid descendants when includeDescendants, and the sources of valid
  * 'Maps to' rows into those when includeMapped; the result is the union of the included items minus the union of the
  * excluded ones. Ids are read in bulk pages from the store into sorted Int32Arrays and merged, yielding to the event
- * loop between pages, so a set of hundreds of thousands of concepts never blocks the server for long.
+ * loop between pages, so a set of hundreds of thousands of concepts never blocks the server for long. Validity and
+ * licence are checked in memory against the release's sorted valid ids (built once per release, ≈4 bytes per valid
+ * concept) and the sorted ids of the caller's hidden vocabularies.
  *
  * Departures, both invisible on an Athena release: an id absent from CONCEPT never appears (circe's mapped-source
  * query does not join CONCEPT); concepts of vocabularies hidden from the caller never appear, and an item naming one is
  * left out of the expression and listed as restricted (so its exclusions cannot reveal the hidden hierarchy either).
  */
 import type { ConceptRecord } from '../../store/records.js';
+import type { DescendantCursor } from '../../store/concept-set-store.js';
 import type { ReleaseStore } from '../../store/release-store.js';
 import type { ConceptSetExpression, ConceptSetItem } from './expression-formats.js';
 
@@ -24,8 +27,10 @@ export interface ConceptSetScope {
   hiddenVocabularyIds(): readonly string[];
 }
 
-/** Descendant ids read per store call: one synchronous slice is one page (≈ 10–20 ms at full size). */
-export const DESCENDANT_PAGE = 20_000;
+/** Descendant ids read per store call: one synchronous slice is one page. */
+export const DESCENDANT_PAGE = 50_000;
+/** Valid concept ids read per store call while the release's valid-id index is built. */
+export const VALID_ID_PAGE = 100_000;
 /** Targets per 'Maps to' store call. */
 export const MAPPED_TARGET_CHUNK = 2_000;
 
@@ -89,6 +94,38 @@ function concat(parts: readonly Int32Array[]): Int32Array {
   return out;
 }
 
+/** a ∪ b for sorted distinct arrays. */
+export function union(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) (out[n++] = x), i++;
+    else if (y < x) (out[n++] = y), j++;
+    else (out[n++] = x), i++, j++;
+  }
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out.slice(0, n);
+}
+
+/** The union of sorted distinct arrays, merged pairwise (smallest first) with a yield between merges. */
+async function unionAll(parts: readonly Int32Array[], clock: SliceClock): Promise<Int32Array> {
+  const queue = [...parts].sort((p, q) => p.length - q.length);
+  if (queue.length === 0) return new Int32Array(0);
+  while (queue.length > 1) {
+    const merged = union(queue.shift()!, queue.shift()!);
+    let at = queue.findIndex((p) => p.length > merged.length);
+    if (at < 0) at = queue.length;
+    queue.splice(at, 0, merged);
+    await clock.yield();
+  }
+  return queue[0]!;
+}
+
 /** a − b for sorted distinct arrays. */
 export function difference(a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(a.length);
@@ -120,19 +157,105 @@ export function intersection(a: Int32Array, b: Int32Array): Int32Array {
   return out.slice(0, n);
 }
 
-/** All valid, visible descendants of one concept, ascending, a page per slice. */
-async function validDescendants(scope: ConceptSetScope, conceptId: number, clock: SliceClock): Promise<Int32Array> {
+/** The in-memory filters of one release: its valid concept ids, and the ids of each set of hidden vocabularies. */
+interface ReleaseFilters {
+  valid: Promise<Int32Array>;
+  hidden: Map<string, Int32Array>;
+}
+
+const filtersByStore = new WeakMap<ReleaseStore, ReleaseFilters>();
+
+function filtersOf(store: ReleaseStore, clock: SliceClock): ReleaseFilters {
+  let filters = filtersByStore.get(store);
+  if (!filters) {
+    const valid = readValidIds(store, clock);
+    filters = { valid, hidden: new Map() };
+    filtersByStore.set(store, filters);
+    valid.catch(() => filtersByStore.delete(store));
+  }
+  return filters;
+}
+
+/** Every valid concept id of the release, ascending, read a page per slice. */
+async function readValidIds(store: ReleaseStore, clock: SliceClock): Promise<Int32Array> {
   const pages: Int32Array[] = [];
-  const hidden = scope.hiddenVocabularyIds();
   let after = -1;
   for (;;) {
-    const page = scope.store.conceptSets.validDescendantIds(conceptId, after, DESCENDANT_PAGE, hidden);
+    const page = store.conceptSets.validConceptIds(after, VALID_ID_PAGE);
     pages.push(page.ids);
     if (page.next === undefined) break;
     after = page.next;
     await clock.yield();
   }
-  return pages.length === 1 ? pages[0]! : concat(pages);
+  return concat(pages);
+}
+
+/** Sorted ids of the caller's hidden vocabularies (cached per release and list). */
+function hiddenIdsOf(scope: ConceptSetScope, filters: ReleaseFilters): Int32Array {
+  const hidden = [...scope.hiddenVocabularyIds()].sort();
+  const key = hidden.join('\u0000');
+  let ids = filters.hidden.get(key);
+  if (!ids) {
+    ids = scope.store.conceptSets.vocabularyConceptIds(hidden);
+    filters.hidden.set(key, ids);
+  }
+  return ids;
+}
+
+/** The first index at or after `from` whose value is ≥ v (galloping search in a sorted array). */
+function gallop(sorted: Int32Array, v: number, from: number): number {
+  let step = 1;
+  let lo = from;
+  let hi = from;
+  while (hi < sorted.length && sorted[hi]! < v) {
+    lo = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  if (hi > sorted.length) hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The ids (sorted distinct) that are in `valid` and not in `hidden`. */
+function keepValidVisible(ids: Int32Array, valid: Int32Array, hidden: Int32Array): Int32Array {
+  const out = new Int32Array(ids.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < ids.length; k++) {
+    const v = ids[k]!;
+    i = gallop(valid, v, i);
+    if (i >= valid.length) break;
+    if (valid[i] !== v) continue;
+    if (hidden.length) {
+      j = gallop(hidden, v, j);
+      if (j < hidden.length && hidden[j] === v) continue;
+    }
+    out[n++] = v;
+  }
+  return out.slice(0, n);
+}
+
+/** All valid, visible descendants of one concept (present in CONCEPT), ascending, a page per slice. */
+async function validDescendants(scope: ConceptSetScope, conceptId: number, clock: SliceClock): Promise<Int32Array> {
+  const filters = filtersOf(scope.store, clock);
+  const valid = await filters.valid;
+  const pages: Int32Array[] = [];
+  let after: DescendantCursor | undefined;
+  for (;;) {
+    const page = scope.store.conceptSets.descendantIds(conceptId, after, DESCENDANT_PAGE);
+    pages.push(page.ids);
+    if (page.next === undefined) break;
+    after = page.next;
+    await clock.yield();
+  }
+  const all = pages.length === 1 ? pages[0]! : concat(pages);
+  return keepValidVisible(all.sort(), valid, hiddenIdsOf(scope, filters));
 }
 
 /** Sources of valid 'Maps to' rows into these targets (visible sources present in CONCEPT), sorted distinct. */
@@ -149,10 +272,9 @@ export async function mappedSources(scope: ConceptSetScope, targets: Int32Array,
 /** One item's expansion, sorted distinct: itself, its valid descendants, and the sources mapped into those. */
 async function expandItem(scope: ConceptSetScope, item: ConceptSetItem, clock: SliceClock): Promise<Int32Array> {
   const self = Int32Array.of(item.conceptId);
-  const base = item.includeDescendants ? sortedDistinct(concat([self, await validDescendants(scope, item.conceptId, clock)])) : self;
+  const base = item.includeDescendants ? union(self, await validDescendants(scope, item.conceptId, clock)) : self;
   if (!item.includeMapped) return base;
-  const mapped = await mappedSources(scope, base, clock);
-  return sortedDistinct(concat([base, mapped]));
+  return union(base, await mappedSources(scope, base, clock));
 }
 
 /** Status of every item: unknown (not in CONCEPT), restricted (hidden vocabulary) or resolved. */
@@ -166,15 +288,56 @@ export function classifyItems(scope: ConceptSetScope, items: readonly ConceptSet
   });
 }
 
+/**
+ * Whether item `x` adds nothing to item `y` (both on the same side): y includes descendants, x's concept is one of them
+ * and valid (an invalid one is not among y's descendants), and x maps only if y maps; or x and y name the same concept
+ * and x's flags are a subset of y's.
+ */
+export function subsumes(scope: ConceptSetScope, y: ItemOutcome, x: ItemOutcome): boolean {
+  const a = y.item;
+  const b = x.item;
+  if (y.status !== 'resolved' || x.status !== 'resolved' || a.isExcluded !== b.isExcluded) return false;
+  if (b.includeMapped && !a.includeMapped) return false;
+  if (a.conceptId === b.conceptId) return !b.includeDescendants || a.includeDescendants;
+  return a.includeDescendants && x.concept!.invalid_reason === null && scope.store.hierarchy.isAncestor(a.conceptId, b.conceptId);
+}
+
+/** For each resolved item that another one subsumes, the index of an item that does and that is not itself dropped. */
+export function subsumedItems(scope: ConceptSetScope, items: readonly ItemOutcome[]): Map<number, ItemOutcome> {
+  const dropped = new Map<number, ItemOutcome>();
+  const live = items.filter((o) => o.status === 'resolved');
+  for (const x of live) {
+    // Two items that subsume each other (the same concept and flags): the first one stays.
+    const by = live.find((y) => y !== x && !dropped.has(y.index) && subsumes(scope, y, x) && (!subsumes(scope, x, y) || y.index < x.index));
+    if (by) dropped.set(x.index, by);
+  }
+  return dropped;
+}
+
+export interface ResolveOptions {
+  /**
+   * Count each item's own expansion (ItemOutcome.concepts, removed); default true. Without counts, items subsumed by
+   * another item are not read at all (the ids answer is the same).
+   */
+  itemCounts?: boolean;
+}
+
 /** Resolves an expression against the caller's view of a release. */
-export async function resolveExpression(scope: ConceptSetScope, expression: ConceptSetExpression, clock = new SliceClock()): Promise<Resolution> {
+export async function resolveExpression(
+  scope: ConceptSetScope,
+  expression: ConceptSetExpression,
+  clock = new SliceClock(),
+  options: ResolveOptions = {},
+): Promise<Resolution> {
+  const itemCounts = options.itemCounts ?? true;
   const items = classifyItems(scope, expression.items);
+  const skipped = itemCounts ? new Map<number, ItemOutcome>() : subsumedItems(scope, items);
   const included: Int32Array[] = [];
   const excluded: Array<{ outcome: ItemOutcome; ids: Int32Array }> = [];
   // Expansions are memoised per (concept, flags): a repeated item is read once.
   const memo = new Map<string, Int32Array>();
   for (const outcome of items) {
-    if (outcome.status !== 'resolved') continue;
+    if (outcome.status !== 'resolved' || skipped.has(outcome.index)) continue;
     const { item } = outcome;
     const key = `${item.conceptId}:${item.includeDescendants}:${item.includeMapped}`;
     let ids = memo.get(key);
@@ -187,12 +350,12 @@ export async function resolveExpression(scope: ConceptSetScope, expression: Conc
     if (item.isExcluded) excluded.push({ outcome, ids });
     else included.push(ids);
   }
-  const include = sortedDistinct(concat(included));
+  const include = await unionAll(included, clock);
   let ids = include;
   if (excluded.length) {
     await clock.yield();
-    for (const e of excluded) e.outcome.removed = intersection(include, e.ids).length;
-    ids = difference(include, sortedDistinct(concat(excluded.map((e) => e.ids))));
+    if (itemCounts) for (const e of excluded) e.outcome.removed = intersection(include, e.ids).length;
+    ids = difference(include, await unionAll(excluded.map((e) => e.ids), clock));
   }
   return { ids, items, excludedRemoved: include.length - ids.length, longestSliceMs: clock.finish() };
 }

@@ -1,10 +1,11 @@
 /**
- * ConceptSetStore over the release's SQLite file: descendants are read along the CONCEPT_ANCESTOR primary key
- * (ancestor, descendant) in id order, one bounded page per call, each row checked against CONCEPT by primary key;
- * 'Maps to' sources come from the covering index relationship_by_concept_2.
+ * ConceptSetStore over the release's SQLite file: descendant ids come from the covering index ancestor_by_level in
+ * (level, id) order, one bounded page per call, without touching CONCEPT (measured at scale 0.1 on a 33k-row
+ * hierarchy: 7 ms, against 26 ms along the primary key joined to CONCEPT for validity and 50 ms with the vocabulary
+ * test too); 'Maps to' sources come from the covering index relationship_by_concept_2.
  */
 import type Database from 'better-sqlite3';
-import type { ConceptFacetRows, ConceptSetStore, IdPage, MapsToRows } from '../concept-set-store.js';
+import type { ConceptFacetRows, ConceptSetStore, DescendantCursor, DescendantPage, IdPage, MapsToRows } from '../concept-set-store.js';
 
 const IDS_PER_STATEMENT = 500;
 
@@ -26,16 +27,40 @@ export class SqliteConceptSetStore implements ConceptSetStore {
     return st;
   }
 
-  validDescendantIds(ancestorId: number, afterId: number, limit: number, hiddenVocabularyIds: readonly string[]): IdPage {
-    const st = this.statement(`desc:${hiddenVocabularyIds.join('\u0000')}`, () =>
-      `SELECT a.descendant_concept_id FROM concept_ancestor a NOT INDEXED
-         JOIN concept c ON c.concept_id = a.descendant_concept_id
-        WHERE a.ancestor_concept_id = ? AND a.descendant_concept_id > ? AND a.descendant_concept_id <> a.ancestor_concept_id
-          AND c.invalid_reason IS NULL${hiddenCondition(hiddenVocabularyIds)}
-        ORDER BY a.descendant_concept_id LIMIT ?`,
-    );
-    const rows = st.pluck().all(ancestorId, afterId, ...hiddenVocabularyIds, limit) as number[];
-    return { ids: Int32Array.from(rows), next: rows.length === limit ? rows[rows.length - 1] : undefined };
+  descendantIds(ancestorId: number, after: DescendantCursor | undefined, limit: number): DescendantPage {
+    // One plucked range per level: a row-value cursor over (level, id) with raw rows measured 4× slower (0.84 against
+    // 0.2 µs a row over 700k rows at scale 0.1).
+    const deepest = this.statement('desc-max', () => 'SELECT max(min_levels_of_separation) FROM concept_ancestor WHERE ancestor_concept_id = ?')
+      .pluck()
+      .get(ancestorId) as number | null;
+    const ids: number[] = [];
+    if (deepest === null) return { ids: new Int32Array(0), next: undefined };
+    const st = this.statement('desc-level', () =>
+      `SELECT descendant_concept_id FROM concept_ancestor INDEXED BY ancestor_by_level
+        WHERE ancestor_concept_id = ? AND min_levels_of_separation = ? AND descendant_concept_id > ? AND descendant_concept_id <> ancestor_concept_id
+        ORDER BY descendant_concept_id LIMIT ?`,
+    ).pluck();
+    let level = after?.level ?? 0;
+    let afterId = after?.id ?? -1;
+    for (; level <= deepest; level++, afterId = -1) {
+      const rows = st.all(ancestorId, level, afterId, limit - ids.length) as number[];
+      for (const id of rows) ids.push(id);
+      if (ids.length === limit) return { ids: Int32Array.from(ids), next: { level, id: ids[ids.length - 1]! } };
+    }
+    return { ids: Int32Array.from(ids), next: undefined };
+  }
+
+  validConceptIds(afterId: number, limit: number): IdPage {
+    const st = this.statement('valid', () => 'SELECT concept_id FROM concept WHERE concept_id > ? AND invalid_reason IS NULL ORDER BY concept_id LIMIT ?');
+    const ids = Int32Array.from(st.pluck().all(afterId, limit) as number[]);
+    return { ids, next: ids.length === limit ? ids[ids.length - 1] : undefined };
+  }
+
+  vocabularyConceptIds(vocabularyIds: readonly string[]): Int32Array {
+    const st = this.statement('vocab', () => 'SELECT concept_id FROM concept INDEXED BY concept_by_vocabulary_code WHERE vocabulary_id = ?');
+    const ids: number[] = [];
+    for (const v of vocabularyIds) for (const id of st.pluck().iterate(v) as Iterable<number>) ids.push(id);
+    return Int32Array.from(ids).sort();
   }
 
   mapsToInto(targetIds: ArrayLike<number>, hiddenVocabularyIds: readonly string[]): MapsToRows {
