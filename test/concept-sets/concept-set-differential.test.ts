@@ -67,7 +67,7 @@ class Reference {
     const base = [item.id];
     if (item.desc) {
       for (const d of this.descendants.get(item.id) ?? []) {
-        if (this.visible(d, hidden) && (wrong === 'invalid descendants' || this.files.concepts.get(d)!.invalid_reason === null)) base.push(d);
+        if ((wrong === 'hidden descendants shown' ? this.files.concepts.has(d) : this.visible(d, hidden)) && (wrong === 'invalid descendants' || this.files.concepts.get(d)!.invalid_reason === null)) base.push(d);
       }
     }
     for (const id of base) out.add(id);
@@ -90,7 +90,7 @@ class Reference {
   }
 }
 
-const WRONG_RULES = ['invalid descendants', 'invalid map rows', 'invalid items dropped', 'exclusions ignored'] as const;
+const WRONG_RULES = ['invalid descendants', 'invalid map rows', 'invalid items dropped', 'exclusions ignored', 'hidden descendants shown'] as const;
 type Wrong = (typeof WRONG_RULES)[number];
 
 interface GeneratedItem {
@@ -161,9 +161,11 @@ function randomRelease(seed: number): FixtureVocabulary {
     const standard = vocabulary_id === 'ICD10CM' || invalid ? null : random() < 0.1 ? 'C' : 'S';
     concepts.push({ concept_id: id, concept_name: `c${id}`, vocabulary_id, domain_id: vocabulary_id === 'RxNorm' ? 'Drug' : 'Condition', standard_concept: standard, invalid_reason: invalid ? (random() < 0.5 ? 'D' : 'U') : null });
     const same = byVocabulary.get(vocabulary_id) ?? [];
+    const hierarchical = concepts.filter((c) => c.vocabulary_id !== 'ICD10CM' && c.concept_id !== id).map((c) => c.concept_id);
     if (vocabulary_id !== 'ICD10CM' && same.length) {
       const ps = new Set<number>();
-      for (let k = 0; k < (random() < 0.3 ? 2 : 1); k++) ps.add(same[Math.floor(random() * same.length)]!);
+      // Mostly within the vocabulary; sometimes under another one (a CPT4 concept below a SNOMED one).
+      for (let k = 0; k < (random() < 0.3 ? 2 : 1); k++) ps.add(random() < 0.8 ? same[Math.floor(random() * same.length)]! : hierarchical[Math.floor(random() * hierarchical.length)]!);
       parents.set(id, [...ps]);
     }
     same.push(id);
