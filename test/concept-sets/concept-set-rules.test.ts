@@ -151,6 +151,11 @@ describe('formats', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.message).toContain('expression.items[1].includeDescendants');
     expect(res.body.error.details.field).toBe('expression.items[1].includeDescendants');
+    const nullFlag = atlas(items);
+    (nullFlag.items[2] as Record<string, unknown>).isExcluded = null;
+    const res2 = await t.request('/v1/concept-sets/resolve', { method: 'POST', body: { expression: nullFlag } });
+    expect(res2.status).toBe(400);
+    expect(res2.body.error.details.field).toBe('expression.items[2].isExcluded');
   });
 
   it('a missing or malformed concept id names the item and field, in both JSON dialects', async () => {

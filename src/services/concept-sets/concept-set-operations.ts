@@ -143,15 +143,15 @@ export interface ResolvedIds {
 }
 
 /** ?ids_only=true: every resolved id ascending (WebAPI's resolveConceptSetExpression), at most MAX_IDS_ONLY. */
-export async function resolveConceptSetIds(scope: ConceptSetScope, expression: ConceptSetExpression): Promise<ResolvedIds> {
+export async function resolveConceptSetIds(scope: ConceptSetScope, expression: ConceptSetExpression, maxIds = MAX_IDS_ONLY): Promise<ResolvedIds> {
   const clock = new SliceClock();
   const resolution = await resolveExpression(scope, expression, clock, { itemCounts: false });
-  if (resolution.ids.length > MAX_IDS_ONLY) {
+  if (resolution.ids.length > maxIds) {
     throw new ServiceError(
       422,
       'too_costly',
-      `The set resolves to ${resolution.ids.length} concepts; ids_only answers at most MAX_IDS_ONLY = ${MAX_IDS_ONLY} ids. Page the concept list instead (ids_only=false).`,
-      { total: resolution.ids.length, limit: MAX_IDS_ONLY, parameter: 'ids_only' },
+      `The set resolves to ${resolution.ids.length} concepts; ids_only answers at most MAX_IDS_ONLY = ${maxIds} ids. Page the concept list instead (ids_only=false).`,
+      { total: resolution.ids.length, limit: maxIds, parameter: 'ids_only' },
     );
   }
   return {

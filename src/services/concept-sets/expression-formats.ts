@@ -110,7 +110,7 @@ export function readExpression(input: unknown, path = 'expression'): ConceptSetE
     const flags = {} as Record<(typeof FLAGS)[number], boolean>;
     for (const flag of FLAGS) {
       const value = item[flag];
-      if (value !== undefined && value !== null && typeof value !== 'boolean') {
+      if (value !== undefined && typeof value !== 'boolean') {
         throw validationError(`${at}.${flag} must be a boolean (true or false), got ${describe(value)}.`, { field: `${at}.${flag}`, item_index: i });
       }
       flags[flag] = value === true;
