@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
 
   registerHealthRoutes(app, deps.registry, deps.version);
   registerConceptRoutes(app);
-  registerConceptSetRoutes(app);
+  registerConceptSetRoutes(app, deps.registry);
   registerHierarchyRoutes(app);
   registerRelationshipRoutes(app);
   registerRelatedRoutes(app);

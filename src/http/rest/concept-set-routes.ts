@@ -1,4 +1,4 @@
-/** POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize}: thin adapters over services/concept-sets. */
+/** POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize,diff}: thin adapters over services/concept-sets. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
@@ -9,7 +9,10 @@ import {
   resolveConceptSetIds,
   resolveConceptSetPage,
 } from '../../services/concept-sets/concept-set-operations.js';
+import { diffConceptSet } from '../../services/concept-sets/concept-set-diff.js';
 import { readExpression } from '../../services/concept-sets/expression-formats.js';
+import { ServiceError } from '../../services/errors.js';
+import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
@@ -22,11 +25,11 @@ export const CONCEPT_SET_MAX_PAGE_SIZE = 1000;
  * The caller's view of the selected release as resolution needs it: the one place this surface touches licences.
  * (With the request-scoped release view, this becomes `request.view`, which has the same members.)
  */
-export function conceptSetScope(request: FastifyRequest): ConceptSetScope {
+export function conceptSetScope(request: FastifyRequest, release: OpenRelease = request.release): ConceptSetScope {
   const policy = request.caller.policy;
   return {
-    store: request.release.store,
-    label: request.release.label,
+    store: release.store,
+    label: release.label,
     canSee: (vocabularyId) => policy.canSee(vocabularyId),
     hiddenVocabularyIds: () => policy.hiddenVocabularies(),
   };
@@ -73,7 +76,19 @@ interface ResolveBody {
 const pageOf = (body: { page?: number; page_size?: number }) =>
   readPage(body, { defaultPageSize: CONCEPT_SET_DEFAULT_PAGE_SIZE, maxPageSize: CONCEPT_SET_MAX_PAGE_SIZE });
 
-export function registerConceptSetRoutes(app: FastifyInstance): void {
+/** The release a body field names, or 400 release_not_found naming the field (the gate's message for vocab_release). */
+function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: string): OpenRelease {
+  const selection = registry.select(selector);
+  if (selection.ok) return selection.release;
+  const available = selection.reason === 'unknown' ? selection.available : [];
+  throw new ServiceError(400, 'release_not_found', `Parameter '${parameter}': unknown vocabulary release '${selector}'. Releases on this server: ${available.join(', ')} (or latest/default/current).`, {
+    requested: selector,
+    available_releases: available,
+    parameter,
+  });
+}
+
+export function registerConceptSetRoutes(app: FastifyInstance, registry: ReleaseRegistry): void {
   app.post<{ Body: ResolveBody; Querystring: { ids_only?: boolean; vocab_release?: string } }>(
     '/v1/concept-sets/resolve',
     {
@@ -237,5 +252,66 @@ export function registerConceptSetRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => ok(request, await optimizeConceptSet(conceptSetScope(request), readExpression(request.body.expression))),
+  );
+
+  const ChangeSchema = Type.Object({
+    concept: Type.Object({
+      concept_id: Type.Integer(),
+      concept_name: Type.String(),
+      concept_code: Type.String(),
+      vocabulary_id: Type.String(),
+      domain_id: Type.String(),
+      concept_class_id: Type.String(),
+      standard_concept: Nullable(Type.String()),
+      invalid_reason: Nullable(Type.String()),
+    }),
+    reason: Type.String({
+      description:
+        'gained: new_concept, new_descendant, newly_mapped, no_longer_excluded, revalidated; lost: removed_from_release, deprecated, replaced, ' +
+        'moved_in_hierarchy, remapped, newly_excluded; either: licence, other.',
+    }),
+    detail: Type.String(),
+    replaced_by: Type.Optional(Type.Array(Type.Integer())),
+    maps_to: Type.Optional(Type.Array(Type.Integer())),
+  });
+  app.post<{ Body: { expression: unknown; from_release: string; to_release: string; page?: number; page_size?: number } }>(
+    '/v1/concept-sets/diff',
+    {
+      schema: {
+        tags: ['Concept sets'],
+        summary: 'What a concept set gains and loses between two releases',
+        description:
+          'Resolves the expression in `from_release` and in `to_release` (both loaded; any accepted spelling) for this key, and lists the concepts ' +
+          'gained and lost (ascending ids, both lists paged by the same `page`/`page_size`), each with the reason read from the two releases: a new ' +
+          'or removed concept, deprecated or replaced (with the replacements), a new descendant or one that moved out of the hierarchy, remapped ' +
+          "(with its 'Maps to' targets), newly excluded or no longer excluded. `summary` counts the whole change. WebAPI and ATLAS have no such comparison.",
+        body: Type.Object({
+          expression: ExpressionSchema,
+          from_release: Type.String({ minLength: 1, description: 'The release compared from, e.g. 2025.1.' }),
+          to_release: Type.String({ minLength: 1, description: 'The release compared to, e.g. 2025.2.' }),
+          ...PageFields,
+        }),
+        response: {
+          200: Envelope(
+            Type.Object({
+              from_release: Type.String(),
+              to_release: Type.String(),
+              summary: Type.Object({ from_total: Type.Integer(), to_total: Type.Integer(), gained: Type.Integer(), lost: Type.Integer(), unchanged: Type.Integer() }),
+              gained: Type.Array(ChangeSchema),
+              lost: Type.Array(ChangeSchema),
+            }),
+          ),
+          ...STANDARD_ERRORS,
+        },
+      },
+    },
+    async (request) => {
+      const expression = readExpression(request.body.expression);
+      const from = conceptSetScope(request, releaseNamed(registry, request.body.from_release, 'from_release'));
+      const to = conceptSetScope(request, releaseNamed(registry, request.body.to_release, 'to_release'));
+      const page = pageOf(request.body);
+      const result = await diffConceptSet(from, to, expression, { offset: page.offset, limit: page.pageSize });
+      return okPage(request, result, paginationMeta(page, Math.max(result.summary.gained, result.summary.lost)));
+    },
   );
 }

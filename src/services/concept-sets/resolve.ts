@@ -55,6 +55,8 @@ export interface Resolution {
   items: ItemOutcome[];
   /** Concepts of the included items that the exclusions removed. */
   excludedRemoved: number;
+  /** The union of the excluded items' expansions, ascending (items subsumed by another one left out when not counted). */
+  excludedIds: Int32Array;
   /** The longest run of work between two yields to the event loop, in ms. */
   longestSliceMs: number;
 }
@@ -352,10 +354,12 @@ export async function resolveExpression(
   }
   const include = await unionAll(included, clock);
   let ids = include;
+  let excludedIds: Int32Array = new Int32Array(0);
   if (excluded.length) {
     await clock.yield();
     if (itemCounts) for (const e of excluded) e.outcome.removed = intersection(include, e.ids).length;
-    ids = difference(include, await unionAll(excluded.map((e) => e.ids), clock));
+    excludedIds = await unionAll(excluded.map((e) => e.ids), clock);
+    ids = difference(include, excludedIds);
   }
-  return { ids, items, excludedRemoved: include.length - ids.length, longestSliceMs: clock.finish() };
+  return { ids, items, excludedRemoved: include.length - ids.length, excludedIds, longestSliceMs: clock.finish() };
 }
