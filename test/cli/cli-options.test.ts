@@ -27,7 +27,7 @@ const optionsOf = (command: Command) => command.options.map((option) => [command
 describe('environment variables (README "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(
-      ['clients', 'clients create', 'clients list', 'clients revoke', 'concept-set', 'concept-set resolve', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
+      ['clients', 'clients create', 'clients list', 'clients revoke', 'concept-set', 'concept-set diff', 'concept-set resolve', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
     );
     // The root has only --version (and --help), which are not settings.
     expect(program.options.map((o) => o.long)).toEqual(['--version']);

@@ -79,3 +79,27 @@ describe('omopterm concept-set resolve', () => {
     expect(missing.stderr).toContain('cannot read');
   });
 });
+
+describe('omopterm concept-set diff', () => {
+  it('lists the concepts gained and lost between two releases with their reasons (exit 0); an unknown release is exit 1', async () => {
+    // 2025.3: the fixture with the grandchild deprecated.
+    const changed = structuredClone(CONCEPT_SET_FIXTURE);
+    const grandchild = changed.concepts.find((c) => c.concept_id === GRANDCHILD)!;
+    Object.assign(grandchild, { invalid_reason: 'D', standard_concept: null });
+    await loadRelease({ sourceDir: writeAthenaFixture(changed), dataDir, label: '2025.3', makeDefault: false, replace: false, quiet: true });
+    const set = file('diff.json', JSON.stringify(atlas([{ id: ROOT, desc: true }])));
+    const res = runCli(['concept-set', 'diff', set, '--from', '2025.2', '--to', '2025.3', '--data-dir', dataDir]);
+    expect(res.status, res.stderr).toBe(0);
+    const lines = res.stdout.trim().split('\n');
+    expect(lines[0]).toBe('2025.2 → 2025.3: 3 → 2 concepts, +0 −1, 2 unchanged');
+    expect(lines.slice(1).map((l) => l.split('\t')[0] + ' ' + l.split('\t')[3]!.split(':')[0])).toEqual([`- ${GRANDCHILD} deprecated`]);
+    const json = runCli(['concept-set', 'diff', set, '--from', '2025.2', '--to', '2025.3', '--data-dir', dataDir, '--json']);
+    expect(JSON.parse(json.stdout).lost.map((l: { concept: { concept_id: number } }) => l.concept.concept_id)).toEqual([GRANDCHILD]);
+    const unknown = runCli(['concept-set', 'diff', set, '--from', '2025.2', '--to', '2031.1', '--data-dir', dataDir]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('release 2031.1 is not loaded');
+    const usage = runCli(['concept-set', 'diff', set, '--from', '2025.2', '--data-dir', dataDir]);
+    expect(usage.status).toBe(1);
+    expect(usage.stderr).toContain('--to');
+  }, 120_000);
+});

@@ -1,16 +1,17 @@
 /**
- * `omopterm concept-set resolve FILE`: resolves a concept-set expression file (ATLAS JSON, OHDSI TAB JSON or the ATLAS
- * CSV export) against a loaded release of the data directory, with the server's resolver, and prints the ids, a CSV or
- * JSON; an invalid file is exit code 1 with the item and field named.
+ * `omopterm concept-set resolve FILE` and `concept-set diff FILE --from --to`: a concept-set expression file (ATLAS
+ * JSON, OHDSI TAB JSON or the ATLAS CSV export) resolved against a loaded release of the data directory, or compared
+ * between two, with the server's services; an invalid file is exit code 1 with the item and field named.
  */
 import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AccessPolicy } from '../../services/access-policy.js';
+import { diffConceptSet } from '../../services/concept-sets/concept-set-diff.js';
 import { resolveConceptSetPage } from '../../services/concept-sets/concept-set-operations.js';
-import { readExpression } from '../../services/concept-sets/expression-formats.js';
+import { readExpression, type ConceptSetExpression } from '../../services/concept-sets/expression-formats.js';
 import { resolveExpression, type ConceptSetScope } from '../../services/concept-sets/resolve.js';
-import { ReleaseRegistry } from '../../store/release-registry.js';
+import { ReleaseRegistry, type OpenRelease } from '../../store/release-registry.js';
 import { releaseStoreOpener } from '../../store/release-store-openers.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { dataDirOption } from '../options.js';
@@ -45,9 +46,9 @@ function readFile(file: string): string {
   }
 }
 
-async function resolveFile(file: string, options: ResolveCliOptions): Promise<void> {
+/** The expression of a file: a .json file is JSON whatever it starts with; anything else is JSON when it looks like it, else the ATLAS CSV. */
+function readExpressionFile(file: string): ConceptSetExpression {
   const text = readFile(file);
-  // A .json file is JSON whatever it starts with; anything else is JSON when it looks like it, else the ATLAS CSV.
   let input: unknown = text;
   if (/\.json$/i.test(file)) {
     try {
@@ -56,23 +57,29 @@ async function resolveFile(file: string, options: ResolveCliOptions): Promise<vo
       throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
     }
   }
-  let expression;
   try {
-    expression = readExpression(input, 'expression');
+    return readExpression(input, 'expression');
   } catch (err) {
     throw new Error(`${file}: ${(err as Error).message}`);
   }
+}
+
+function selectRelease(registry: ReleaseRegistry, dataDir: string, selector: string | undefined): OpenRelease {
+  const selection = registry.select(selector);
+  if (selection.ok) return selection.release;
+  throw new Error(
+    selection.reason === 'none_loaded'
+      ? `no releases loaded in ${resolve(dataDir)}`
+      : `release ${selector ?? 'default'} is not loaded (loaded: ${selection.available.join(', ') || 'none'})`,
+  );
+}
+
+async function resolveFile(file: string, options: ResolveCliOptions): Promise<void> {
+  const expression = readExpressionFile(file);
   const registry = new ReleaseRegistry({ dataDir: resolve(options.dataDir), openStore: releaseStoreOpener(), rescanIntervalMs: 0 });
   try {
-    const selection = registry.select(options.release);
-    if (!selection.ok) {
-      throw new Error(
-        selection.reason === 'none_loaded'
-          ? `no releases loaded in ${resolve(options.dataDir)}`
-          : `release ${options.release ?? 'default'} is not loaded (loaded: ${selection.available.join(', ') || 'none'})`,
-      );
-    }
-    const scope = cliScope(selection.release.store, selection.release.label);
+    const release = selectRelease(registry, options.dataDir, options.release);
+    const scope = cliScope(release.store, release.label);
     const warn = (problems: Array<{ index: number; concept_id: number }>, what: string) => {
       for (const p of problems) process.stderr.write(`omopterm: item ${p.index} (concept ${p.concept_id}) ${what}\n`);
     };
@@ -92,6 +99,36 @@ async function resolveFile(file: string, options: ResolveCliOptions): Promise<vo
       return;
     }
     const lines = [CSV_COLUMNS.join(','), ...resolved.concepts.map((c: ConceptRecord) => CSV_COLUMNS.map((k) => csvCell(c[k])).join(','))];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    registry.close();
+  }
+}
+
+interface DiffCliOptions {
+  dataDir: string;
+  from: string;
+  to: string;
+  json?: boolean;
+}
+
+async function diffFile(file: string, options: DiffCliOptions): Promise<void> {
+  const expression = readExpressionFile(file);
+  const registry = new ReleaseRegistry({ dataDir: resolve(options.dataDir), openStore: releaseStoreOpener(), rescanIntervalMs: 0 });
+  try {
+    const from = selectRelease(registry, options.dataDir, options.from);
+    const to = selectRelease(registry, options.dataDir, options.to);
+    const diff = await diffConceptSet(cliScope(from.store, from.label), cliScope(to.store, to.label), expression, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
+      return;
+    }
+    const s = diff.summary;
+    const lines = [
+      `${diff.from_release} → ${diff.to_release}: ${s.from_total} → ${s.to_total} concepts, +${s.gained} −${s.lost}, ${s.unchanged} unchanged`,
+      ...diff.gained.map((g) => `+ ${g.concept.concept_id}\t${g.concept.vocabulary_id} ${g.concept.concept_code}\t${g.concept.concept_name}\t${g.reason}: ${g.detail}`),
+      ...diff.lost.map((l) => `- ${l.concept.concept_id}\t${l.concept.vocabulary_id} ${l.concept.concept_code}\t${l.concept.concept_name}\t${l.reason}: ${l.detail}`),
+    ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     registry.close();
@@ -120,4 +157,18 @@ export function registerConceptSetCommand(program: Command): void {
     )
     .addOption(dataDirOption())
     .action(async (file: string, options: ResolveCliOptions) => resolveFile(file, options));
+  group
+    .command('diff')
+    .summary('what a concept set gains and loses between two loaded releases')
+    .description(
+      'Resolve a concept-set expression file in two loaded releases and list the concepts gained (+) and lost (−), each with its reason ' +
+        '(new or removed concept, deprecated or replaced, new descendant or moved out of the hierarchy, remapped, newly or no longer excluded). ' +
+        'Exit code 0 when compared, 1 on a usage error, an unknown release or an invalid expression.',
+    )
+    .argument('<file>', 'the expression file (.json or .csv)')
+    .addOption(new Option('--from <label>', 'the release compared from').env('OMOPTERM_CONCEPT_SET_DIFF_FROM').makeOptionMandatory())
+    .addOption(new Option('--to <label>', 'the release compared to').env('OMOPTERM_CONCEPT_SET_DIFF_TO').makeOptionMandatory())
+    .addOption(new Option('--json', 'print the diff as JSON').env('OMOPTERM_CONCEPT_SET_DIFF_JSON'))
+    .addOption(dataDirOption())
+    .action(async (file: string, options: DiffCliOptions) => diffFile(file, options));
 }
