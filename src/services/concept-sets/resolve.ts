@@ -1,15 +1,7 @@
 /**
- * WHERE A CONCEPT SET IS RESOLVED, by the rules of circe (OHDSI's reference resolver behind WebAPI and ATLAS): an item
- * gives its own concept (even if invalid), its valid descendants when includeDescendants, and the sources of valid
- * 'Maps to' rows into those when includeMapped; the result is the union of the included items minus the union of the
- * excluded ones. Ids are read in bulk pages from the store into sorted Int32Arrays and merged, yielding to the event
- * loop between pages, so a set of hundreds of thousands of concepts never blocks the server for long. Validity and
- * licence are checked in memory against the release's sorted valid ids (built once per release, ≈4 bytes per valid
- * concept) and the sorted ids of the caller's hidden vocabularies.
- *
- * Departures, both invisible on an Athena release: an id absent from CONCEPT never appears (circe's mapped-source
- * query does not join CONCEPT); concepts of vocabularies hidden from the caller never appear, and an item naming one is
- * left out of the expression and listed as restricted (so its exclusions cannot reveal the hidden hierarchy either).
+ * Resolves a concept-set expression by the rules of circe (OHDSI's reference resolver behind WebAPI and ATLAS; rules
+ * and departures in docs/concept-sets.md), reading ids in bulk pages into sorted Int32Arrays that are filtered in memory
+ * (validity, licence) and merged, with a yield to the event loop between pages.
  */
 import type { ConceptRecord } from '../../store/records.js';
 import type { DescendantCursor } from '../../store/concept-set-store.js';
@@ -159,7 +151,10 @@ export function intersection(a: Int32Array, b: Int32Array): Int32Array {
   return out.slice(0, n);
 }
 
-/** The in-memory filters of one release: its valid concept ids, and the ids of each set of hidden vocabularies. */
+/**
+ * The in-memory filters of one release: its valid concept ids (built at the first concept-set request of the release,
+ * 4 bytes per valid concept, about 16 MB at full size) and the ids of each set of hidden vocabularies.
+ */
 interface ReleaseFilters {
   valid: Promise<Int32Array>;
   hidden: Map<string, Int32Array>;
@@ -324,7 +319,14 @@ export interface ResolveOptions {
   itemCounts?: boolean;
 }
 
-/** Resolves an expression against the caller's view of a release. */
+/**
+ * Resolves an expression against the caller's view of a release: an item gives its own concept (even if invalid), its
+ * valid descendants when includeDescendants, and the sources of valid 'Maps to' rows into those when includeMapped;
+ * the result is the union of the included items minus the union of the excluded ones. Departures, invisible on an
+ * Athena release: an id absent from CONCEPT never appears (circe's mapped-source query does not join CONCEPT), and
+ * an item naming a concept of a vocabulary hidden from the caller is left out (listed as restricted), so that its
+ * exclusions cannot reveal the hidden hierarchy either.
+ */
 export async function resolveExpression(
   scope: ConceptSetScope,
   expression: ConceptSetExpression,
