@@ -36,7 +36,7 @@ describe('omopterm concept-set resolve', () => {
     expect(res.stdout.trim().split('\n').map(Number)).toEqual(expected);
     expect(res.stderr).toContain('item 2 (concept 77777) is not in release 2025.2');
     expect(res.stderr).toContain(`item 3 (concept ${CPT4_ROOT}) is of a licensed vocabulary`);
-  });
+  }, 120_000);
 
   it('reads the ATLAS CSV export and the TAB draft; --format csv and json', () => {
     const csv = file(
@@ -59,7 +59,7 @@ describe('omopterm concept-set resolve', () => {
     expect(parsed.name).toBe('Diabetes');
     expect(parsed.summary.total).toBe(expected.length);
     expect(parsed.concepts.map((c: { concept_id: number }) => c.concept_id)).toEqual(expected);
-  });
+  }, 120_000);
 
   it('an invalid expression is exit 1 naming the item and field; a usage error is exit 1', () => {
     const bad = structuredClone(expression) as { items: Array<Record<string, unknown>> };
@@ -77,7 +77,7 @@ describe('omopterm concept-set resolve', () => {
     const missing = runCli(['concept-set', 'resolve', join(work, 'nope.json'), '--data-dir', dataDir]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('cannot read');
-  });
+  }, 120_000);
 });
 
 describe('omopterm concept-set diff', () => {
