@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { registerClientsCommand } from './commands/clients.js';
+import { registerConceptSetCommand } from './commands/concept-set.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmbedCommand } from './commands/embed.js';
 import { registerKeysCommand } from './commands/keys.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerKeysCommand(program);
   registerClientsCommand(program);
   registerDemoCommand(program);
+  registerConceptSetCommand(program);
 
   program.addHelpText('after', ENVIRONMENT_HELP);
   for (const command of commandTree(program)) command.showHelpAfterError(`run '${commandPath(command)} --help' for its usage`);

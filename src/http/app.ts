@@ -20,6 +20,7 @@ import { installGatekeeper } from './plumbing/gatekeeper.js';
 import { installResponseHeaders } from './plumbing/response-headers.js';
 import { registerConceptClassRoutes } from './rest/concept-class-routes.js';
 import { registerConceptRoutes } from './rest/concept-routes.js';
+import { registerConceptSetRoutes } from './rest/concept-set-routes.js';
 import { registerRelationshipRoutes } from './rest/relationship-routes.js';
 import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerHealthRoutes(app, deps.registry, deps.version);
   registerLandingPage(app, deps.registry, deps.version);
   registerConceptRoutes(app);
+  registerConceptSetRoutes(app, deps.registry);
   registerHierarchyRoutes(app);
   registerRelationshipRoutes(app);
   registerRelatedRoutes(app);

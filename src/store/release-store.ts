@@ -20,6 +20,7 @@ import type { StatisticsStore } from './statistics-store.js';
 import type { RelationshipStore } from './relationship-store.js';
 import type { MappingStore } from './mapping-store.js';
 import type { HierarchyStore } from './hierarchy-store.js';
+import type { ConceptSetStore } from './concept-set-store.js';
 
 export interface ConceptStore {
   byId(conceptId: number): ConceptRecord | undefined;
@@ -114,6 +115,8 @@ export interface ReleaseStore {
   readonly mappings: MappingStore;
   /** Ancestors and descendants from CONCEPT_ANCESTOR, filtered and paged, with exact counts. */
   readonly hierarchy: HierarchyStore;
+  /** Bulk id reads of concept-set resolution (valid descendants, 'Maps to' sources, summary facets). */
+  readonly conceptSets: ConceptSetStore;
   close(): void;
 }
 

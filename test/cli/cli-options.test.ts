@@ -17,7 +17,7 @@ function expectedEnvName(command: Command, option: Option): string {
   if (option.long === '--data-dir') return 'OMOPTERM_DATA_DIR';
   const path = commandPath(command).split(' ').slice(1);
   if (path[0] === 'serve' || path[0] === 'demo') return `OMOPTERM_${name}`;
-  return `OMOPTERM_${path.join('_').toUpperCase()}_${name}`;
+  return `OMOPTERM_${path.join('_').toUpperCase().replace(/-/g, '_')}_${name}`;
 }
 
 const program = buildProgram();
@@ -27,7 +27,7 @@ const optionsOf = (command: Command) => command.options.map((option) => [command
 describe('environment variables (docs/operations.md "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(
-      ['clients', 'clients create', 'clients list', 'clients revoke', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
+      ['clients', 'clients create', 'clients list', 'clients revoke', 'concept-set', 'concept-set diff', 'concept-set resolve', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
     );
     // The root has only --version (and --help), which are not settings.
     expect(program.options.map((o) => o.long)).toEqual(['--version']);

@@ -51,6 +51,11 @@ const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
   'POST /v1/concepts/relationships/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'related' }] },
   'POST /v1/fhir/resolve/batch': { codings: [{ vocabulary_id: 'ICD10CM', code: 'E11.9' }] },
   'POST /v1/fhir/resolve/codeable-concept': { coding: [{ system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11.9' }] },
+  'POST /v1/concept-sets/resolve': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
+  'POST /v1/concept-sets/included-source-codes': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
+  'POST /v1/concept-sets/optimize': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
+  'POST /v1/concept-sets/compare': { a: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, b: { items: [] } },
+  'POST /v1/concept-sets/diff': { expression: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, from_release: '2025.2', to_release: 'latest' },
 };
 
 /** Bodies that need exactly one of a group of optional fields (said in the route's description): the member sent. */

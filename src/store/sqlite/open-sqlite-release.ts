@@ -10,6 +10,7 @@ import type { ReleaseStore } from '../release-store.js';
 import { STORE_SCHEMA_VERSION } from '../schema.js';
 import { SqliteConceptGraph } from './sqlite-concept-graph.js';
 import { SqliteConceptStore } from './sqlite-concept-store.js';
+import { SqliteConceptSetStore } from './sqlite-concept-set-store.js';
 import { SqliteHierarchyStore } from './sqlite-hierarchy-store.js';
 import { SqliteMappingQualityStore } from './sqlite-mapping-quality-store.js';
 import { SqliteMappingStore } from './sqlite-mapping-store.js';
@@ -63,6 +64,7 @@ export function openSqliteRelease(build: ReleaseBuild): ReleaseStore {
       mappings,
       hierarchy,
       statistics,
+      conceptSets: new SqliteConceptSetStore(db),
       close: () => db.close(),
     };
   } catch (err) {
