@@ -14,7 +14,7 @@ const VALUE_SET_CODE_PARAMETERS: CodeParameterNames = { system: ['system'], vers
 
 function validateInValueSet(ctx: FhirOperationContext): object {
   const { params, view } = ctx;
-  const releaseVersion = fhirCodeSystemVersion(view.store);
+  const releaseVersion = fhirCodeSystemVersion(view);
   const definition = requestedDefinition(ctx, false);
   const codeableConcept = codeableConceptToValidate(params);
   if (codeableConcept) {
