@@ -17,7 +17,7 @@ import { resolveRelease } from '../plumbing/release-resolution.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
-import { ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
+import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 export const CONCEPT_SET_DEFAULT_PAGE_SIZE = 100;
 export const CONCEPT_SET_MAX_PAGE_SIZE = 1000;
@@ -152,17 +152,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
           200: Envelope(
             Type.Object({
               source_codes: Type.Array(
-                Type.Object({
-                  concept_id: Type.Integer(),
-                  concept_name: Type.String(),
-                  concept_code: Type.String(),
-                  vocabulary_id: Type.String(),
-                  domain_id: Type.String(),
-                  concept_class_id: Type.String(),
-                  standard_concept: Nullable(Type.String()),
-                  invalid_reason: Nullable(Type.String()),
-                  maps_to_concept_ids: Type.Array(Type.Integer()),
-                }),
+                Type.Object({ ...ConceptBriefFields, invalid_reason: Nullable(Type.String()), maps_to_concept_ids: Type.Array(Type.Integer()) }),
               ),
               total: Type.Integer(),
               ...Problems,
@@ -240,16 +230,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
   );
 
   const ChangeSchema = Type.Object({
-    concept: Type.Object({
-      concept_id: Type.Integer(),
-      concept_name: Type.String(),
-      concept_code: Type.String(),
-      vocabulary_id: Type.String(),
-      domain_id: Type.String(),
-      concept_class_id: Type.String(),
-      standard_concept: Nullable(Type.String()),
-      invalid_reason: Nullable(Type.String()),
-    }),
+    concept: Type.Object({ ...ConceptBriefFields, invalid_reason: Nullable(Type.String()) }),
     reason: Type.String({
       description:
         'gained: new_concept, new_descendant, newly_mapped, no_longer_excluded, revalidated; lost: removed_from_release, deprecated, replaced, ' +
