@@ -45,7 +45,15 @@ function entriesOf(item: ConceptSetItem, version: string): Json[] {
  * resolve does). The shape is the same on every FHIR version (ValueSet.compose did not change from R4 to R6).
  */
 export function conceptSetValueSet(view: ReleaseView, expression: ConceptSetExpression, fhirVersion: FhirVersionName): Json {
-  const version = codeSystemVersionOf(view.store);
+  return valueSetOfExpression(expression, { codeSystemVersion: codeSystemVersionOf(view.store), releaseLabel: view.label, fhirVersion });
+}
+
+/** conceptSetValueSet without a release: the code-system version and release label given (benchmarks, tests). */
+export function valueSetOfExpression(
+  expression: Pick<ConceptSetExpression, 'id' | 'name' | 'items'>,
+  release: { codeSystemVersion: string; releaseLabel: string; fhirVersion: FhirVersionName },
+): Json {
+  const version = release.codeSystemVersion;
   const included = expression.items.filter((i) => !i.isExcluded).flatMap((i) => entriesOf(i, version));
   const excluded = expression.items.filter((i) => i.isExcluded).flatMap((i) => entriesOf(i, version));
   const digest = createHash('sha256')
@@ -53,7 +61,7 @@ export function conceptSetValueSet(view: ReleaseView, expression: ConceptSetExpr
     .digest('hex');
   const uuid = `${digest.slice(0, 8)}-${digest.slice(8, 12)}-5${digest.slice(13, 16)}-8${digest.slice(17, 20)}-${digest.slice(20, 32)}`;
   const title = expression.name ?? (expression.id !== undefined ? `Concept set ${expression.id}` : 'Concept set');
-  const name = title.replace(/[^A-Za-z0-9_]/g, '').replace(/^[^A-Z]+/i, '') || 'ConceptSet';
+  const name = title.replace(/[^A-Za-z0-9_]/g, '').replace(/^[^A-Za-z]+/, '') || 'ConceptSet';
   return {
     resourceType: 'ValueSet',
     url: `urn:uuid:${uuid}`,
@@ -61,9 +69,9 @@ export function conceptSetValueSet(view: ReleaseView, expression: ConceptSetExpr
     title,
     status: 'active',
     description:
-      `OHDSI concept-set expression of ${expression.items.length} item(s) on OMOP release ${view.label}, stated as a compose: ` +
+      `OHDSI concept-set expression of ${expression.items.length} item(s) on OMOP release ${release.releaseLabel}, stated as a compose: ` +
       "'concept is-a' is the concept itself (even if invalid) and its valid descendants; 'maps-to' are the sources of valid 'Maps to' rows " +
-      'into the value (is-a: into it or its valid descendants). Expanded by circe\'s rules (FHIR ' + fhirVersion + ').',
+      `into the value (is-a: into it or its valid descendants). Expanded by circe's rules (FHIR ${release.fhirVersion}).`,
     compose: {
       // Circe includes an item's own concept even when it is invalid.
       inactive: true,
