@@ -8,7 +8,7 @@ import { codeSystemVersionOf } from '../../store/release-registry.js';
 import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
 import { validationError } from '../errors.js';
 import type { ReleaseView } from '../release-view.js';
-import type { ConceptSetExpression, ConceptSetItem } from './expression-formats.js';
+import { MAX_EXPRESSION_ITEMS, type ConceptSetExpression, type ConceptSetItem } from './expression-formats.js';
 import { intersection, resolveExpression, SliceClock, validConceptIds } from './resolve.js';
 
 export const FHIR_VERSIONS = ['r4', 'r4b', 'r5', 'r6'] as const;
@@ -112,8 +112,8 @@ function itemsOfEntry(entry: unknown, isExcluded: boolean): ConceptSetItem[] | u
 
 /**
  * The concept-set expression a compose states, when every include and exclude is on the OMOP concept system and is
- * a concept list, a single `concept is-a <id>` filter or a single `maps-to` filter (what conceptSetValueSet writes);
- * undefined for any other compose (the general $expand rules apply to it).
+ * a concept list, a single `concept is-a <id>` filter or a single `maps-to` filter (what conceptSetValueSet writes), with
+ * at most 2 × MAX_EXPRESSION_ITEMS items; undefined for any other compose (the general $expand rules apply to it).
  */
 export function expressionOfCompose(compose: unknown): ConceptSetExpression | undefined {
   if (!compose || typeof compose !== 'object' || Array.isArray(compose)) return undefined;
@@ -129,7 +129,8 @@ export function expressionOfCompose(compose: unknown): ConceptSetExpression | un
       items.push(...found);
     }
   }
-  return { format: 'atlas-json', items };
+  // Beyond what an expression may state (each item, and its mapped sources apart) the general rules and their limits apply.
+  return items.length > 2 * MAX_EXPRESSION_ITEMS ? undefined : { format: 'atlas-json', items };
 }
 
 /** Index of v in a sorted array, or -1. */
@@ -147,6 +148,7 @@ export function indexOfSorted(sorted: Int32Array, v: number): number {
 /** The resolved ids of a compose's expression (ascending), by the resolver; with activeOnly the invalid concepts left out. */
 export async function composeMemberIds(view: ReleaseView, expression: ConceptSetExpression, activeOnly: boolean): Promise<Int32Array> {
   const clock = new SliceClock();
-  const { ids } = await resolveExpression(view, expression, clock, { itemCounts: false });
+  // With item counts every item is read (a yield after each) rather than compared pairwise for subsumption first.
+  const { ids } = await resolveExpression(view, expression, clock);
   return activeOnly ? intersection(ids, await validConceptIds(view, clock)) : ids;
 }
