@@ -22,6 +22,7 @@ import {
   ROOT,
   SOURCE_OF_CHILD,
   SOURCE_OF_GRANDCHILD,
+  SOURCE_OF_INVALID_CHILD,
   SOURCE_OF_ROOT,
   UPGRADED,
 } from './concept-set-fixture.js';
@@ -187,6 +188,20 @@ describe('$expand of the ValueSet follows circe\'s rules, as resolve does', () =
     expect(await check(GRANDCHILD)).toBe(true);
     expect(await check(INVALID_CHILD)).toBe(false);
     expect(await check(SOURCE_OF_ROOT)).toBe(false);
+  });
+
+  it('maps-to on its own: the sources of valid Maps to rows into the value (not the value itself), is-a into its valid descendants too', async () => {
+    const mapsTo = (op: string, value: number) => ({ system: OMOP, filter: [{ property: 'maps-to', op, value: String(value) }] });
+    const only = async (include: object[], exclude?: object[]) => {
+      const res = await expand({ resourceType: 'ValueSet', compose: { include, ...(exclude ? { exclude } : {}) } });
+      expect(res.status, res.text).toBe(200);
+      return idsOf(res.body);
+    };
+    // INVALID_CHILD has no 'Maps to' row of its own: only SOURCE_OF_INVALID_CHILD maps into it.
+    expect(await only([mapsTo('=', INVALID_CHILD)])).toEqual([SOURCE_OF_INVALID_CHILD]);
+    // Into ROOT, CHILD, GRANDCHILD (their own rows too), not into INVALID_CHILD, not through the invalid row of INVALID_ROW_SOURCE.
+    expect(await only([mapsTo('is-a', ROOT)])).toEqual([ROOT, CHILD, GRANDCHILD, SOURCE_OF_CHILD, SOURCE_OF_ROOT, SOURCE_OF_GRANDCHILD]);
+    expect(await only([{ system: OMOP, filter: [{ property: 'concept', op: 'is-a', value: String(ROOT) }] }], [mapsTo('=', CHILD)])).toEqual([ROOT, GRANDCHILD]);
   });
 
   it('maps-to alongside another filter is a 400 naming the element', async () => {
