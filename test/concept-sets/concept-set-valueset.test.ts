@@ -227,6 +227,19 @@ describe('licences', () => {
     expect(await resolved(items, validatedKey)).toEqual([ROOT, CHILD, GRANDCHILD, CPT4_CHILD, CPT4_ROOT, CPT4_LEAF]);
   });
 
+  it('only a ValueSet marked as a concept set (tag or maps-to) is read by circe: the same is-a compose untagged names a restricted root, a 403 (docs/licences.md)', async () => {
+    const vs = await toValueSet([{ id: CPT4_ROOT, desc: true }, { id: ROOT, desc: true }]);
+    expect(vs.meta.tag).toEqual([{ system: 'urn:omopterm:value-set-kind', code: 'concept-set-expression', display: expect.any(String) }]);
+    const { meta: _meta, ...untagged } = vs;
+    const refused = await expand(untagged);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.issue[0].code).toBe('forbidden');
+    // Untagged, the general rules: CPT4_ROOT names nothing the key may see; ROOT's is-a alone is answered nearest first.
+    const general = await expand({ resourceType: 'ValueSet', compose: { include: [{ system: OMOP, filter: [{ property: 'concept', op: 'is-a', value: String(ROOT) }] }] } });
+    expect(general.status, general.text).toBe(200);
+    expect(idsOf(general.body)[0]).toBe(ROOT);
+  });
+
   it('an explicit vocabulary-id filter for a restricted vocabulary is 403 forbidden', async () => {
     const vs = { resourceType: 'ValueSet', compose: { include: [{ system: OMOP, filter: [{ property: 'vocabulary-id', op: '=', value: 'CPT4' }] }] } };
     const res = await expand(vs);

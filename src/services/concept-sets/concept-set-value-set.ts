@@ -39,6 +39,25 @@ function entriesOf(item: ConceptSetItem, version: string): Json[] {
 }
 
 /**
+ * The tag that marks a ValueSet as a concept-set expression, whose compose $expand reads by circe's rules (a compose
+ * without it, and without a `maps-to` filter, keeps the general FHIR rules: nearest-first is-a, 403 for a restricted root).
+ */
+export const CONCEPT_SET_TAG = {
+  system: 'urn:omopterm:value-set-kind',
+  code: 'concept-set-expression',
+  display: 'OHDSI concept-set expression (circe resolution rules)',
+} as const;
+
+/** Whether a ValueSet resource states a concept-set expression: it carries CONCEPT_SET_TAG, or a `maps-to` filter. */
+export function statesConceptSet(resource: Json): boolean {
+  const tags = (resource.meta as Json | undefined)?.tag;
+  if (Array.isArray(tags) && tags.some((t) => (t as Json | null)?.system === CONCEPT_SET_TAG.system && (t as Json).code === CONCEPT_SET_TAG.code)) return true;
+  const compose = resource.compose as Json | undefined;
+  const entries = [compose?.include, compose?.exclude].flatMap((list) => (Array.isArray(list) ? list : []));
+  return entries.some((e) => Array.isArray((e as Json | null)?.filter) && ((e as Json).filter as unknown[]).some((f) => (f as Json | null)?.property === MAPS_TO_PROPERTY));
+}
+
+/**
  * The ValueSet stating an expression: one compose.include per included item (two when it maps: the item, then its
  * mapped sources), compose.exclude likewise for excluded items, all on the OMOP concept system at the release's
  * code-system version. Every item is stated as given (an unknown or restricted one too: $expand leaves it out, as
@@ -64,6 +83,7 @@ export function valueSetOfExpression(
   const name = title.replace(/[^A-Za-z0-9_]/g, '').replace(/^[^A-Za-z]+/, '') || 'ConceptSet';
   return {
     resourceType: 'ValueSet',
+    meta: { tag: [CONCEPT_SET_TAG] },
     url: `urn:uuid:${uuid}`,
     name: /^[A-Z]/.test(name) ? name : `ConceptSet${name}`,
     title,

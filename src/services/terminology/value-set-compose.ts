@@ -13,7 +13,7 @@ import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
 import { codeOfConcept, conceptCodeSystem, conceptOfCode, type ConceptCodeSystem } from './code-system-concept.js';
 import type { SearchFilters } from '../search/search-filters.js';
 import { parseImplicitValueSetUrl } from './implicit-value-set-url.js';
-import { expressionOfCompose, MAPS_TO_PROPERTY } from '../concept-sets/concept-set-value-set.js';
+import { expressionOfCompose, MAPS_TO_PROPERTY, statesConceptSet } from '../concept-sets/concept-set-value-set.js';
 import type { ConceptSetExpression } from '../concept-sets/expression-formats.js';
 
 /** The prefix of the OMOP domain ValueSets (fhir-and-omop-notes.md §3.1). */
@@ -366,7 +366,7 @@ function composeRule(view: ReleaseView, entry: Json, path: string, options: Defi
 export function definitionOfResource(view: ReleaseView, resource: Json, options: DefinitionOptions): ValueSetDefinition {
   if (resource.resourceType !== 'ValueSet') throw validationError(`The ValueSet parameter must be a ValueSet resource, not '${String(resource.resourceType)}'.`, { parameter: 'valueSet' });
   const compose = asObject(resource.compose, 'ValueSet.compose');
-  const conceptSet = expressionOfCompose(compose);
+  const conceptSet = statesConceptSet(resource) ? expressionOfCompose(compose) : undefined;
   if (conceptSet) {
     return {
       ...(typeof resource.url === 'string' ? { url: resource.url } : {}),
