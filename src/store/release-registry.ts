@@ -4,6 +4,7 @@
  * restart; a store that fails to open is reported and skipped while the others keep serving.
  */
 import { buildDirName, effectiveDefaultLabel, listReleaseBuilds, type ReleaseBuild } from './data-dir.js';
+import { DEMO_RELEASE_LABEL } from './release-manifest.js';
 import type { ReleaseStore, ReleaseStoreOpener } from './release-store.js';
 
 export const RELEASE_ALIASES = new Set(['latest', 'default', 'current']);
@@ -35,9 +36,11 @@ export interface ReleaseRegistryOptions {
 
 /**
  * The version of a release's OMOP code system on the FHIR surface: the vocabulary release date as
- * YYYYMMDD (as tx.fhir.org and the HL7 OMOP tests write it), else the release label.
+ * YYYYMMDD (as tx.fhir.org and the HL7 OMOP tests write it), else the release label. The demo is `demo`:
+ * it carries a real release's date, which a real release loaded beside it must own.
  */
 export function codeSystemVersionOf(store: Pick<ReleaseStore, 'manifest'>): string {
+  if (store.manifest.label === DEMO_RELEASE_LABEL) return DEMO_RELEASE_LABEL;
   return store.manifest.release_date?.replaceAll('-', '') ?? store.manifest.label;
 }
 

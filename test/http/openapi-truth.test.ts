@@ -55,6 +55,7 @@ const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
   'POST /v1/concept-sets/included-source-codes': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
   'POST /v1/concept-sets/optimize': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
   'POST /v1/concept-sets/compare': { a: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, b: { items: [] } },
+  'POST /v1/concept-sets/to-valueset': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true, includeMapped: true }] } },
   'POST /v1/concept-sets/diff': { expression: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, from_release: '2025.2', to_release: 'latest' },
 };
 

@@ -19,10 +19,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** A published build as `omopterm load` leaves it (the store file's content is the opener's business). */
-function publish(label: string, buildId: string): void {
+function publish(label: string, buildId: string, releaseDate?: string): void {
   const dir = join(releasesDir(dataDir), buildDirName(label, buildId));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, MANIFEST_FILE_NAME), JSON.stringify({ label, build_id: buildId }));
+  writeFileSync(join(dir, MANIFEST_FILE_NAME), JSON.stringify({ label, build_id: buildId, ...(releaseDate ? { release_date: releaseDate } : {}) }));
   writeFileSync(join(dir, STORE_FILE_NAME), '');
 }
 
@@ -113,6 +113,23 @@ describe('ReleaseRegistry', () => {
       expect(registry.getDefaultLabel()).toBe('demo');
       const unnamed = registry.select(undefined);
       expect(unnamed.ok && unnamed.release.label).toBe('demo');
+    } finally {
+      registry.close();
+    }
+  });
+
+  it('gives the demo its own FHIR code-system version, so a real release of the same vocabulary date owns omop-v<date>', () => {
+    publish('demo', 'b1', '2025-08-27'); // the demo vocabulary carries a real release's date
+    publish('2025.2', 'b1', '2025-08-27');
+    writeFileSync(join(dataDir, 'default-release'), 'demo\n');
+    const registry = new ReleaseRegistry({ dataDir, openStore: recordingOpener().open, rescanIntervalMs: 0 });
+    try {
+      for (const selector of ['20250827', 'omop-v20250827']) {
+        const real = registry.select(selector);
+        expect(real.ok && real.release.label, selector).toBe('2025.2');
+      }
+      const demo = registry.select('omop-vdemo');
+      expect(demo.ok && demo.release.label).toBe('demo');
     } finally {
       registry.close();
     }

@@ -1,4 +1,4 @@
-/** POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize,diff}: thin adapters over services/concept-sets. */
+/** POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize,diff,to-valueset}: thin adapters over services/concept-sets. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
@@ -10,6 +10,7 @@ import {
   resolveConceptSetPage,
 } from '../../services/concept-sets/concept-set-operations.js';
 import { diffConceptSet } from '../../services/concept-sets/concept-set-diff.js';
+import { conceptSetValueSet, FHIR_VERSIONS, fhirVersionOf, MAPS_TO_PROPERTY } from '../../services/concept-sets/concept-set-value-set.js';
 import { readExpression } from '../../services/concept-sets/expression-formats.js';
 import { ServiceError } from '../../services/errors.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
@@ -17,7 +18,7 @@ import { resolveRelease } from '../plumbing/release-resolution.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
-import { ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
+import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 export const CONCEPT_SET_DEFAULT_PAGE_SIZE = 100;
 export const CONCEPT_SET_MAX_PAGE_SIZE = 1000;
@@ -152,17 +153,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
           200: Envelope(
             Type.Object({
               source_codes: Type.Array(
-                Type.Object({
-                  concept_id: Type.Integer(),
-                  concept_name: Type.String(),
-                  concept_code: Type.String(),
-                  vocabulary_id: Type.String(),
-                  domain_id: Type.String(),
-                  concept_class_id: Type.String(),
-                  standard_concept: Nullable(Type.String()),
-                  invalid_reason: Nullable(Type.String()),
-                  maps_to_concept_ids: Type.Array(Type.Integer()),
-                }),
+                Type.Object({ ...ConceptBriefFields, invalid_reason: Nullable(Type.String()), maps_to_concept_ids: Type.Array(Type.Integer()) }),
               ),
               total: Type.Integer(),
               ...Problems,
@@ -240,16 +231,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
   );
 
   const ChangeSchema = Type.Object({
-    concept: Type.Object({
-      concept_id: Type.Integer(),
-      concept_name: Type.String(),
-      concept_code: Type.String(),
-      vocabulary_id: Type.String(),
-      domain_id: Type.String(),
-      concept_class_id: Type.String(),
-      standard_concept: Nullable(Type.String()),
-      invalid_reason: Nullable(Type.String()),
-    }),
+    concept: Type.Object({ ...ConceptBriefFields, invalid_reason: Nullable(Type.String()) }),
     reason: Type.String({
       description:
         'gained: new_concept, new_descendant, newly_mapped, no_longer_excluded, revalidated; lost: removed_from_release, deprecated, replaced, ' +
@@ -297,6 +279,38 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
       const page = pageOf(request.body);
       const result = await diffConceptSet(from, to, expression, { offset: page.offset, limit: page.pageSize });
       return okPage(request, result, paginationMeta(page, Math.max(result.summary.gained, result.summary.lost)));
+    },
+  );
+
+  app.post<{ Body: { expression: unknown }; Querystring: { fhir_version?: string; vocab_release?: string } }>(
+    '/v1/concept-sets/to-valueset',
+    {
+      schema: {
+        tags: ['Concept sets'],
+        summary: 'A concept-set expression as a FHIR ValueSet',
+        description:
+          'Answers (in `data`) a FHIR ValueSet of the version `fhir_version` (r4, r4b, r5 or r6; default r4) whose `compose` states the expression on the ' +
+          "OMOP concept system (https://fhir-terminology.ohdsi.org, at the release's code-system version): one `include` per included item — its concept, " +
+          "or a filter `concept is-a <id>` for `includeDescendants` (the concept itself even if invalid, and its valid descendants) — plus, for `includeMapped`, " +
+          `an include with the filter \`${MAPS_TO_PROPERTY}\` (op \`=\`: the sources of valid 'Maps to' rows into the concept; op \`is-a\`: into it or its valid descendants); ` +
+          'excluded items likewise under `exclude`. Every item is stated as given; `ValueSet/$expand` of this ValueSet (inline `valueSet` or `tx-resource`) ' +
+          'answers exactly the concepts of POST /v1/concept-sets/resolve, with the same total, an unknown or restricted item contributing nothing. ' +
+          "`compose.inactive` is true (an included item's own concept counts even if invalid); an expression without included items has no `include` (an empty set).",
+        body: Type.Object({ expression: ExpressionSchema }),
+        querystring: Type.Object({
+          fhir_version: Type.Optional(Type.String({ description: `FHIR version of the ValueSet: ${FHIR_VERSIONS.join(', ')} (default r4).` })),
+          ...ReleaseQuery,
+        }),
+        response: {
+          200: Envelope(Type.Object({ resourceType: Type.Literal('ValueSet') }, { additionalProperties: true })),
+          ...STANDARD_ERRORS,
+        },
+      },
+    },
+    async (request) => {
+      const fhirVersion = fhirVersionOf(request.query.fhir_version);
+      const expression = readExpression(request.body.expression);
+      return ok(request, conceptSetValueSet(conceptSetScope(request), expression, fhirVersion));
     },
   );
 }

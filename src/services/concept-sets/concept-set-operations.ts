@@ -3,6 +3,7 @@
  * (capped), the source codes mapped into a set, the comparison of two sets and the smallest equivalent expression.
  * Lists are in concept_id order; a page is read from the store by id after resolution.
  */
+import type { ConceptBrief } from '../concepts/concept-brief.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { ServiceError } from '../errors.js';
 import { itemReference, toAtlasJson, type ConceptSetExpression, type ItemReference } from './expression-formats.js';
@@ -162,14 +163,7 @@ export async function resolveConceptSetIds(scope: ConceptSetScope, expression: C
   };
 }
 
-export interface SourceCode {
-  concept_id: number;
-  concept_name: string;
-  concept_code: string;
-  vocabulary_id: string;
-  domain_id: string;
-  concept_class_id: string;
-  standard_concept: ConceptRecord['standard_concept'];
+export interface SourceCode extends ConceptBrief {
   invalid_reason: ConceptRecord['invalid_reason'];
   /** The concepts of the set it maps to, ascending. */
   maps_to_concept_ids: number[];

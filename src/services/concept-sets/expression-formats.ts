@@ -15,6 +15,11 @@ export interface ConceptSetItem {
   isExcluded: boolean;
   includeDescendants: boolean;
   includeMapped: boolean;
+  /**
+   * Only the sources mapped into the item (and into its valid descendants when includeDescendants), not the item or
+   * its descendants: a FHIR compose's `maps-to` filter (concept-set-value-set.ts). Never read from the three formats.
+   */
+  mappedOnly?: boolean;
 }
 
 export interface ConceptSetExpression {

@@ -184,6 +184,11 @@ async function readValidIds(store: ReleaseStore, clock: SliceClock): Promise<Int
   return concat(pages);
 }
 
+/** Every valid concept id of the scope's release, ascending (the cached index resolution filters descendants with). */
+export async function validConceptIds(scope: ConceptSetScope, clock = new SliceClock()): Promise<Int32Array> {
+  return filtersOf(scope.store, clock).valid;
+}
+
 /** Sorted ids of the caller's hidden vocabularies (cached per release and list). */
 function hiddenIdsOf(scope: ConceptSetScope, filters: ReleaseFilters): Int32Array {
   const hidden = [...scope.hiddenVocabularyIds()].sort();
@@ -263,10 +268,11 @@ export async function mappedSources(scope: ConceptSetScope, targets: Int32Array,
   return sortedDistinct(concat(parts));
 }
 
-/** One item's expansion, sorted distinct: itself, its valid descendants, and the sources mapped into those. */
+/** One item's expansion, sorted distinct: itself, its valid descendants, and the sources mapped into those (only the sources when mappedOnly). */
 async function expandItem(scope: ConceptSetScope, item: ConceptSetItem, clock: SliceClock): Promise<Int32Array> {
   const self = Int32Array.of(item.conceptId);
   const base = item.includeDescendants ? union(self, await validDescendants(scope, item.conceptId, clock)) : self;
+  if (item.mappedOnly) return mappedSources(scope, base, clock);
   if (!item.includeMapped) return base;
   return union(base, await mappedSources(scope, base, clock));
 }
@@ -291,6 +297,7 @@ export function subsumes(scope: ConceptSetScope, y: ItemOutcome, x: ItemOutcome)
   const a = y.item;
   const b = x.item;
   if (y.status !== 'resolved' || x.status !== 'resolved' || a.isExcluded !== b.isExcluded) return false;
+  if (a.mappedOnly || b.mappedOnly) return a.mappedOnly === b.mappedOnly && a.conceptId === b.conceptId && (!b.includeDescendants || a.includeDescendants);
   if (b.includeMapped && !a.includeMapped) return false;
   if (a.conceptId === b.conceptId) return !b.includeDescendants || a.includeDescendants;
   return a.includeDescendants && x.concept!.invalid_reason === null && scope.store.hierarchy.isAncestor(a.conceptId, b.conceptId);
@@ -340,7 +347,7 @@ export async function resolveExpression(
   for (const outcome of items) {
     if (outcome.status !== 'resolved' || skipped.has(outcome.index)) continue;
     const { item } = outcome;
-    const key = `${item.conceptId}:${item.includeDescendants}:${item.includeMapped}`;
+    const key = `${item.conceptId}:${item.includeDescendants}:${item.includeMapped}:${item.mappedOnly === true}`;
     let ids = memo.get(key);
     if (!ids) {
       ids = await expandItem(scope, item, clock);

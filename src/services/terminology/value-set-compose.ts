@@ -13,6 +13,8 @@ import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
 import { codeOfConcept, conceptCodeSystem, conceptOfCode, type ConceptCodeSystem } from './code-system-concept.js';
 import type { SearchFilters } from '../search/search-filters.js';
 import { parseImplicitValueSetUrl } from './implicit-value-set-url.js';
+import { expressionOfCompose, MAPS_TO_PROPERTY, statesConceptSet } from '../concept-sets/concept-set-value-set.js';
+import type { ConceptSetExpression } from '../concept-sets/expression-formats.js';
 
 /** The prefix of the OMOP domain ValueSets (fhir-and-omop-notes.md §3.1). */
 export const OMOP_DOMAIN_VALUE_SET_PREFIX = `${OMOP_CONCEPT_SYSTEM}/ValueSet/`;
@@ -46,6 +48,11 @@ export interface ValueSetDefinition {
   sent: boolean;
   includes: MemberRule[];
   excludes: MemberRule[];
+  /**
+   * The concept-set expression the compose states, when it has the shape of one (concept-set-value-set.ts): its
+   * members are the resolver's answer, filled in by conceptSetMembers (value-set-expansion.ts) before use.
+   */
+  conceptSet?: ConceptSetExpression;
 }
 
 export interface DefinitionOptions {
@@ -261,6 +268,12 @@ function filterConditions(view: ReleaseView, parts: RuleParts, filter: Json, pat
   const value = asString(filter.value, `${path}.value`);
   // Own keys only: a name such as `constructor` is not a property (it would find Object.prototype's member).
   const property = Object.hasOwn(PROPERTY_NAMES, propertyName) ? PROPERTY_NAMES[propertyName] : undefined;
+  if (propertyName === MAPS_TO_PROPERTY) {
+    throw validationError(
+      `${path}: the property '${MAPS_TO_PROPERTY}' (the sources mapped into a concept, op = or is-a) stands alone in an include or exclude on ${OMOP_CONCEPT_SYSTEM}, whose other entries are concept lists or a single 'concept is-a' filter (a concept set, docs/concept-sets.md).`,
+      { parameter: 'valueSet', element: `${path}.property` },
+    );
+  }
   if (!property) {
     throw validationError(`${path}.property '${propertyName}' is not a filter property of OMOP concepts; use one of ${Object.keys(PROPERTY_NAMES).join(', ')}.`, { parameter: 'valueSet', element: `${path}.property` });
   }
@@ -353,6 +366,18 @@ function composeRule(view: ReleaseView, entry: Json, path: string, options: Defi
 export function definitionOfResource(view: ReleaseView, resource: Json, options: DefinitionOptions): ValueSetDefinition {
   if (resource.resourceType !== 'ValueSet') throw validationError(`The ValueSet parameter must be a ValueSet resource, not '${String(resource.resourceType)}'.`, { parameter: 'valueSet' });
   const compose = asObject(resource.compose, 'ValueSet.compose');
+  const conceptSet = statesConceptSet(resource) ? expressionOfCompose(compose) : undefined;
+  if (conceptSet) {
+    return {
+      ...(typeof resource.url === 'string' ? { url: resource.url } : {}),
+      ...(typeof resource.version === 'string' ? { version: resource.version } : {}),
+      named: false,
+      sent: true,
+      includes: [],
+      excludes: [],
+      conceptSet,
+    };
+  }
   const includes = asArray(compose.include, 'ValueSet.compose.include').map((e, i) => composeRule(view, asObject(e, `ValueSet.compose.include[${i}]`), `ValueSet.compose.include[${i}]`, options));
   if (includes.length === 0) throw validationError('ValueSet.compose.include must have at least one entry.', { parameter: 'valueSet', element: 'ValueSet.compose.include' });
   const excludes = asArray(compose.exclude, 'ValueSet.compose.exclude').map((e, i) => composeRule(view, asObject(e, `ValueSet.compose.exclude[${i}]`), `ValueSet.compose.exclude[${i}]`, options));

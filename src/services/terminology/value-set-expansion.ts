@@ -9,6 +9,8 @@ import { ServiceError, validationError } from '../errors.js';
 import { searchConcepts } from '../search/keyword-search.js';
 import { codeOfConcept } from './code-system-concept.js';
 import type { MemberRule, ValueSetDefinition } from './value-set-compose.js';
+import { composeMemberIds, indexOfSorted } from '../concept-sets/concept-set-value-set.js';
+import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
 
 /** The most codes one expansion answer lists. */
 export const MAX_EXPANSION_PAGE = 1000;
@@ -52,6 +54,28 @@ function tooCostly(total: number | string): ServiceError {
     `The expansion has ${total} codes, more than the ${MAX_EXPANSION_PAGE} one answer may list: page it with 'count' (at most ${MAX_EXPANSION_PAGE}) and 'offset', or narrow it with 'filter'.`,
     { total },
   );
+}
+
+/**
+ * The definition ready for use: a compose stating a concept set gets one exact include whose members are the
+ * concept-set resolver's answer (ascending concept ids, exact total, a page read by id), so $expand and
+ * $validate-code answer what resolve answers; any other definition is returned as it is.
+ */
+export async function conceptSetMembers(view: ReleaseView, definition: ValueSetDefinition, activeOnly: boolean): Promise<ValueSetDefinition> {
+  if (!definition.conceptSet) return definition;
+  const ids = await composeMemberIds(view, definition.conceptSet, activeOnly);
+  const rule: MemberRule = {
+    system: { kind: 'omop-concept-id', canonical: OMOP_CONCEPT_SYSTEM },
+    accepts: (concept) => indexOfSorted(ids, concept.concept_id) >= 0,
+    source: {
+      total: () => ids.length,
+      page: (offset, limit) =>
+        limit <= 0 ? [] : view.concepts([...ids.subarray(offset, offset + limit)]).sort((a, b) => a.concept_id - b.concept_id),
+    },
+    exact: true,
+    searchFilters: {},
+  };
+  return { ...definition, includes: [rule], excludes: [] };
 }
 
 /** The first include that accepts the concept when no exclude does. */

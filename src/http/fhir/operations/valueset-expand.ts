@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { MAX_REGEX_LENGTH, MAX_REGEX_REPETITIONS, type ValueSetDefinition } from '../../../services/terminology/value-set-compose.js';
-import { expandValueSet, MAX_EXPANSION_PAGE, type Expansion } from '../../../services/terminology/value-set-expansion.js';
+import { conceptSetMembers, expandValueSet, MAX_EXPANSION_PAGE, type Expansion } from '../../../services/terminology/value-set-expansion.js';
 import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from '../fhir-operation.js';
 import { fhirBase, type FhirParameter } from '../fhir-resources.js';
 import { requestedDefinition, VALUE_SET_INPUT } from '../valueset-parameters.js';
@@ -46,11 +46,11 @@ function valueSetMetadata(definition: ValueSetDefinition, releaseVersion: string
   return { resourceType: 'ValueSet', ...url, version: definition.version ?? releaseVersion, status: 'active' };
 }
 
-function expand(ctx: FhirOperationContext): object {
+async function expand(ctx: FhirOperationContext): Promise<object> {
   const { params, view } = ctx;
   const activeOnly = params.boolean('activeOnly') ?? false;
   const count = params.integer('count');
-  const definition = requestedDefinition(ctx, activeOnly);
+  const definition = await conceptSetMembers(view, requestedDefinition(ctx, activeOnly), activeOnly);
   const filter = params.get('filter');
   const expansion = expandValueSet(view, definition, {
     ...(filter !== undefined ? { filter } : {}),
@@ -105,7 +105,10 @@ export function registerExpandOperation(app: FastifyInstance): void {
       `(synonyms). One answer lists at most ${MAX_EXPANSION_PAGE} codes: a larger page is 422 too-costly (page with count and offset). ` +
       'r5/r6 add `expansion.next`, the URL of the next page, for a ValueSet named by url. A compose `regex` filter is matched against ' +
       `the whole value, at most ${MAX_REGEX_LENGTH} characters, with at most ${MAX_REGEX_REPETITIONS} repetitions and no repeated group or ` +
-      'backreference (400 otherwise: a pattern that can backtrack without bound would hold the server).',
+      'backreference (400 otherwise: a pattern that can backtrack without bound would hold the server). A compose stating an OHDSI concept set ' +
+      "(every entry on the OMOP concept system a concept list, one `concept is-a` filter or one `maps-to` filter, as POST /v1/concept-sets/to-valueset writes it) " +
+      "is expanded by circe's rules, exactly as POST /v1/concept-sets/resolve: `is-a` is the concept itself (even if invalid) and its valid descendants, " +
+      "`maps-to` the sources of valid 'Maps to' rows into the value (`is-a`: into it or its valid descendants); members in concept_id order.",
     handler: expand,
   });
 }

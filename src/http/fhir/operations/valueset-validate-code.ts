@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { validateCodeableConceptInValueSet, validateCodingInValueSet } from '../../../services/terminology/value-set-validation.js';
+import { conceptSetMembers } from '../../../services/terminology/value-set-expansion.js';
 import { fhirCodeSystemVersion, registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 import { parametersResource } from '../fhir-resources.js';
 import { codeableConceptToValidate, codingToValidate, validationParameters, type CodeParameterNames } from '../validate-code-parameters.js';
@@ -12,10 +13,10 @@ import { requestedDefinition, VALUE_SET_INPUT } from '../valueset-parameters.js'
 /** ValueSet/$validate-code names the code system `system`, its version `systemVersion` (or `version`). */
 const VALUE_SET_CODE_PARAMETERS: CodeParameterNames = { system: ['system'], version: ['systemVersion', 'version'] };
 
-function validateInValueSet(ctx: FhirOperationContext): object {
+async function validateInValueSet(ctx: FhirOperationContext): Promise<object> {
   const { params, view } = ctx;
   const releaseVersion = fhirCodeSystemVersion(view);
-  const definition = requestedDefinition(ctx, false);
+  const definition = await conceptSetMembers(view, requestedDefinition(ctx, false), false);
   const codeableConcept = codeableConceptToValidate(params);
   if (codeableConcept) {
     const validation = validateCodeableConceptInValueSet(view, releaseVersion, definition, codeableConcept.coding);
