@@ -28,7 +28,7 @@ export async function openReleaseVectors(dataDir: string): Promise<ReleaseVector
   const current = readCurrentEmbedding(build.dir);
   if (!current) throw new Error(`release ${build.label} has no vectors`);
   const registry = new SemanticIndexRegistry({ choice: { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, recheckIntervalMs: 0, retireDelayMs: 60_000 });
-  const lookup = await registry.get({ label: build.label, buildId: build.buildId, build, store: undefined as never });
+  const lookup = await registry.get({ label: build.label, build });
   if (!lookup.ok) throw new Error(lookup.message);
   const entries = new Database(publishedEmbeddingFiles(build.dir, current.embeddingId).entriesPath, { readonly: true });
   return {

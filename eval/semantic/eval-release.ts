@@ -45,7 +45,7 @@ export async function loadEvalRelease(name: string, tables: AthenaTables, workDi
   const build = listReleaseBuilds(dataDir).find((b) => b.label === EVAL_RELEASE_LABEL)!;
   const store = openSqliteRelease(build);
   const indexes = new SemanticIndexRegistry({ choice: { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, retireDelayMs: 0 });
-  const semantic = await indexes.get({ label: build.label, buildId: build.buildId, store, build });
+  const semantic = await indexes.get({ label: build.label, build });
   return {
     build,
     store,

@@ -9,10 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { bulkSearch, checkBulkBody, type BulkSearchBody, type BulkSearchOutcome } from '../services/search/bulk-search.js';
-import type { LicenceRules } from '../licences/licence-rules.js';
-import { ReleaseView } from '../services/release-view.js';
+import type { ReleaseView } from '../services/release-view.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
-import type { OpenRelease } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
 
 /** Each part of a split request has at least this many searches (smaller parts are not worth a hand-over). */
@@ -172,11 +170,12 @@ export class BulkSearchPool {
    * enough searches, idle helpers, and cores to spare (`otherRequests`, the bulk searches waiting
    * for this thread besides this one, fewer than the helpers).
    */
-  run(release: OpenRelease, licences: LicenceRules, body: BulkSearchBody, load: { otherRequests?: number } = {}): BulkSearchOutcome[] {
-    const view = new ReleaseView(release.store, licences, release.label);
+  run(view: ReleaseView, body: BulkSearchBody, load: { otherRequests?: number } = {}): BulkSearchOutcome[] {
     const searches = checkBulkBody(body);
     const spare = (load.otherRequests ?? 0) < this.helpers.length;
-    const idle = spare && !this.closed ? this.idleHelpers() : [];
+    // Helpers open the same build: a view of a bare store (no build) is searched here.
+    const build = view.build;
+    const idle = spare && !this.closed && build ? this.idleHelpers() : [];
     const parts = Math.min(idle.length + 1, Math.floor(searches.length / MIN_SEARCHES_PER_PART));
     if (parts < 2) return bulkSearch(view, body);
     const size = Math.ceil(searches.length / parts);
@@ -184,7 +183,7 @@ export class BulkSearchPool {
     const remote = idle.slice(0, parts - 1).map((helper, k) => {
       const firstIndex = size * (k + 1);
       const part: BulkSearchBody = { searches: searches.slice(firstIndex, firstIndex + size), defaults: body.defaults };
-      const job: BulkJob = { id: this.nextId++, build: release.build, cpt4ValidatedUntil: licences.cpt4ValidatedUntil, body: part, firstIndex };
+      const job: BulkJob = { id: this.nextId++, build: build!, cpt4ValidatedUntil: view.licences.cpt4ValidatedUntil, body: part, firstIndex };
       helper.busy = { id: job.id, since: performance.now() };
       helper.worker.postMessage(job);
       return { helper, job };

@@ -1,13 +1,15 @@
 /**
  * The layering of src/ (issue 21): store/, importer/ and athena/ never import services/ or http/,
  * search-model/ and mapping-model/ stay below them; http/plumbing/ never imports http/fhir/; no two
- * folders import each other, directly or round a cycle. Reads every import of every source file; a failure names the file and the import.
+ * folders import each other, directly or round a cycle; no adapter (src/http/, src/cli/) reads a release store.
+ * Reads every import of every source file; a failure names the file and the import (or the store read).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { folderCycles, forbiddenImports, readImportGraph, type ForbiddenImport } from './import-graph.js';
+import { adapterStoreReads } from './store-reads.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,6 +45,12 @@ describe('layers of src/', () => {
   it('has no circular imports between folders', () => {
     const cycles = folderCycles(edges);
     expect(cycles, cycles.join('\n\n')).toEqual([]);
+  });
+
+  it('no adapter (src/http/, src/cli/) reads a release store: every read goes through the view or a service', () => {
+    // The gate (src/http/plumbing/gatekeeper.ts) builds the view from the registry's release without reading its store either.
+    const reads = adapterStoreReads(REPO_ROOT, ['src/http', 'src/cli']);
+    expect(reads, `store reads in adapters (use a ReleaseView member or a service function):\n${reads.join('\n')}`).toEqual([]);
   });
 
   it('every relative import names a file that exists', () => {

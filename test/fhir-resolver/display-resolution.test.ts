@@ -60,7 +60,7 @@ async function openRelease(sourceDir: string): Promise<OpenRelease> {
   const build = listReleaseBuilds(dataDir)[0]!;
   const store = openSqliteRelease(build);
   const registry = new SemanticIndexRegistry({ choice: { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, retireDelayMs: 0 });
-  const found = await registry.get({ label: build.label, buildId: build.buildId, store, build });
+  const found = await registry.get({ label: build.label, build });
   if (!found.ok) throw new Error(`the release has no usable vectors: ${found.message}`);
   const lexical = createLexicalScorer(found.idf ?? UNIFORM_IDF);
   return {

@@ -57,6 +57,15 @@ function registerNewRoutes(target: FastifyInstance): void {
     const query = String((request.query as { query?: string }).query ?? '');
     return ok(request, searchConcepts(request.view, { query, pageSize: 100 }).items.map((c) => c.concept_id).sort((a, b) => a - b));
   });
+  target.get('/v1/test-only/release', async (request) =>
+    ok(request, {
+      label: request.view.label,
+      build_id: request.view.buildId,
+      manifest_label: request.view.manifest.label,
+      build_dir: request.view.build?.dir ?? null,
+      vocabularies: request.view.vocabularies().map((v) => v.vocabulary_id),
+    }),
+  );
   registerFhirOperation(target, {
     methods: ['GET'],
     path: '/TestOnly/:id',
@@ -148,6 +157,20 @@ describe('a new route reading through the release view', () => {
     }
     expect((await get('/v1/test-only/search?query=outpatient%20visit', validatedKey)).body.data).toContain(CPT4);
     expect((await get('/v1/test-only/search?query=MedDRA%20term', validatedKey)).body.data).not.toContain(MEDDRA);
+  });
+
+  it('reads release metadata from view members, and the vocabulary list through the view (restricted ones left out)', async () => {
+    const selected = registry.select('2025.2');
+    if (!selected.ok) throw new Error('the fixture release is not loaded');
+    const plain = await get('/v1/test-only/release', plainKey);
+    expect(plain.status).toBe(200);
+    expect(plain.body.data).toMatchObject({ label: '2025.2', build_id: selected.release.buildId, manifest_label: '2025.2', build_dir: selected.release.build.dir });
+    expect(plain.body.data.vocabularies).toContain('SNOMED');
+    for (const hidden of ['CPT4', 'GPI', 'MedDRA']) expect(plain.body.data.vocabularies).not.toContain(hidden);
+    const validated = (await get('/v1/test-only/release', validatedKey)).body.data.vocabularies;
+    expect(validated).toContain('CPT4');
+    expect(validated).not.toContain('GPI');
+    expect(validated).not.toContain('MedDRA');
   });
 
   it('on a new FHIR interaction the refusal is an OperationOutcome forbidden', async () => {

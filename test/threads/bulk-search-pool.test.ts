@@ -33,7 +33,7 @@ async function untilSplit(pool: BulkSearchPool): Promise<BulkSearchOutcome[]> {
   const before = pool.stats.splitRequests;
   for (let i = 0; i < 400; i++) {
     await sleep(25);
-    const outcomes = pool.run(release, licensed(), body);
+    const outcomes = pool.run(ReleaseView.ofRelease(release, licensed()), body);
     if (pool.stats.splitRequests > before) return outcomes;
   }
   throw new Error('the pool never split the request');
@@ -70,7 +70,7 @@ describe('BulkSearchPool', () => {
     try {
       expect(pool.size).toBe(1);
       for (const policy of [licensed(), unlicensed()]) {
-        const split = pool.run(release, policy, body);
+        const split = pool.run(ReleaseView.ofRelease(release, policy), body);
         expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, policy), body)));
         expect(split.map((o) => o.search_id)).toEqual(body.searches!.map((s, i) => s.search_id ?? String(i + 1)));
       }
@@ -86,12 +86,12 @@ describe('BulkSearchPool', () => {
     const pool = await startedPool();
     try {
       // The CPT4 searches are in the second half, which the helper runs.
-      const split = pool.run(release, unlicensed(), body);
+      const split = pool.run(ReleaseView.ofRelease(release, unlicensed()), body);
       expect(split.find((o) => o.search_id === 'cpt')!.results.map((r) => r.concept_id)).not.toContain(900);
       const restricted = split[12]!;
       expect(restricted.status).toBe('failed');
       expect(restricted.error_code).toBe('vocabulary_restricted');
-      const allowed = pool.run(release, licensed(), body);
+      const allowed = pool.run(ReleaseView.ofRelease(release, licensed()), body);
       expect(allowed.find((o) => o.search_id === 'cpt')!.results[0]!.concept_id).toBe(900);
     } finally {
       await pool.close();
@@ -101,15 +101,15 @@ describe('BulkSearchPool', () => {
   it('runs small requests, requests under load, and every request after close in the calling thread', async () => {
     const pool = await startedPool();
     const small = { searches: [{ query: 'alpha' }, { query: 'beta' }] };
-    expect(withoutDuration(pool.run(release, licensed(), small))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), small)));
+    expect(withoutDuration(pool.run(ReleaseView.ofRelease(release, licensed()), small))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), small)));
     expect(pool.stats.splitRequests).toBe(1);
     // another request in flight: the one helper's core is not spare
-    expect(withoutDuration(pool.run(release, licensed(), body, { otherRequests: 1 }))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
+    expect(withoutDuration(pool.run(ReleaseView.ofRelease(release, licensed()), body, { otherRequests: 1 }))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
     expect(pool.stats.splitRequests).toBe(1);
-    pool.run(release, licensed(), body, { otherRequests: 0 });
+    pool.run(ReleaseView.ofRelease(release, licensed()), body, { otherRequests: 0 });
     expect(pool.stats.splitRequests).toBe(2);
     await pool.close();
-    expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
+    expect(withoutDuration(pool.run(ReleaseView.ofRelease(release, licensed()), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
     expect(pool.stats.splitRequests).toBe(2);
   });
 
@@ -140,13 +140,13 @@ describe('BulkSearchPool', () => {
     const pool = await startedPool({ minHelperGraceMs: 200, onProblem: (m) => problems.push(m) });
     try {
       pool.workersForTest[0]!.postMessage({ stallMs: 3000 });
-      const late = pool.run(release, licensed(), body);
+      const late = pool.run(ReleaseView.ofRelease(release, licensed()), body);
       expect(withoutDuration(late)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.splitRequests).toBe(2);
       expect(pool.stats.fallbacks).toBe(1);
       expect(problems.some((m) => /did not answer in time/.test(m))).toBe(true);
       // still busy with the part given up: the next request is not split
-      expect(withoutDuration(pool.run(release, licensed(), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
+      expect(withoutDuration(pool.run(ReleaseView.ofRelease(release, licensed()), body))).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), body)));
       expect(pool.stats.splitRequests).toBe(2);
       // once it has answered, it is used again
       const split = await untilSplit(pool);
@@ -163,11 +163,11 @@ describe('BulkSearchPool', () => {
     try {
       const [first] = pool.workersForTest;
       first!.postMessage({ stallMs: 60_000 });
-      pool.run(release, licensed(), body); // given up: the helper stays busy with it
+      pool.run(ReleaseView.ofRelease(release, licensed()), body); // given up: the helper stays busy with it
       expect(pool.stats.fallbacks).toBe(1);
       await sleep(600);
       const exited = new Promise((r) => first!.once('exit', r));
-      pool.run(release, licensed(), body); // finds the helper busy beyond the timeout
+      pool.run(ReleaseView.ofRelease(release, licensed()), body); // finds the helper busy beyond the timeout
       await exited;
       await sleep(0);
       expect(pool.stats.restarts).toBe(1);
@@ -183,8 +183,8 @@ describe('BulkSearchPool', () => {
   it('rejects a request without 1–50 searches before splitting it', async () => {
     const pool = new BulkSearchPool({ threads: 1 });
     try {
-      expect(() => pool.run(release, licensed(), { searches: [] })).toThrow(/1 to 50 searches/);
-      expect(() => pool.run(release, licensed(), { searches: Array.from({ length: 51 }, () => ({ query: 'alpha' })) })).toThrow(/1 to 50/);
+      expect(() => pool.run(ReleaseView.ofRelease(release, licensed()), { searches: [] })).toThrow(/1 to 50 searches/);
+      expect(() => pool.run(ReleaseView.ofRelease(release, licensed()), { searches: Array.from({ length: 51 }, () => ({ query: 'alpha' })) })).toThrow(/1 to 50/);
     } finally {
       await pool.close();
     }

@@ -6,6 +6,7 @@
 import { Option, type Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { LicenceRules } from '../../licences/licence-rules.js';
 import { ReleaseView } from '../../services/release-view.js';
 import { diffConceptSet } from '../../services/concept-sets/concept-set-diff.js';
 import { resolveConceptSetPage } from '../../services/concept-sets/concept-set-operations.js';
@@ -33,8 +34,8 @@ const csvCell = (value: string | number | null) => {
  * The CLI's view of a release: the data directory's operator, shown what a key without CPT4 validation sees (GPI and
  * MedDRA never, CPT4 not), as the server shows an ordinary key.
  */
-function cliScope(store: ConceptSetScope['store'], label: string): ConceptSetScope {
-  return ReleaseView.of(store, null, label);
+function cliScope(release: OpenRelease): ConceptSetScope {
+  return ReleaseView.ofRelease(release, new LicenceRules(null));
 }
 
 function readFile(file: string): string {
@@ -78,7 +79,7 @@ async function resolveFile(file: string, options: ResolveCliOptions): Promise<vo
   const registry = new ReleaseRegistry({ dataDir: resolve(options.dataDir), openStore: releaseStoreOpener(), rescanIntervalMs: 0 });
   try {
     const release = selectRelease(registry, options.dataDir, options.release);
-    const scope = cliScope(release.store, release.label);
+    const scope = cliScope(release);
     const warn = (problems: Array<{ index: number; concept_id: number }>, what: string) => {
       for (const p of problems) process.stderr.write(`omopterm: item ${p.index} (concept ${p.concept_id}) ${what}\n`);
     };
@@ -117,7 +118,7 @@ async function diffFile(file: string, options: DiffCliOptions): Promise<void> {
   try {
     const from = selectRelease(registry, options.dataDir, options.from);
     const to = selectRelease(registry, options.dataDir, options.to);
-    const diff = await diffConceptSet(cliScope(from.store, from.label), cliScope(to.store, to.label), expression, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    const diff = await diffConceptSet(cliScope(from), cliScope(to), expression, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
     if (options.json) {
       process.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
       return;

@@ -7,8 +7,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ReleaseView } from '../../services/release-view.js';
 import { notFound, ServiceError } from '../../services/errors.js';
-import { codeSystemVersionOf } from '../../store/release-registry.js';
-import type { ReleaseStore } from '../../store/release-store.js';
 import { noSuchEndpoint } from '../plumbing/error-responses.js';
 import { ReleaseQuery } from '../plumbing/schemas.js';
 import { sendResource } from './fhir-format.js';
@@ -58,8 +56,8 @@ export function fhirVersionOf(request: FastifyRequest): FhirVersion {
  * vocabulary release date as YYYYMMDD (as tx.fhir.org and the HL7 OMOP tests write it), else the
  * release label.
  */
-export function fhirCodeSystemVersion(store: ReleaseStore): string {
-  return codeSystemVersionOf(store);
+export function fhirCodeSystemVersion(view: ReleaseView): string {
+  return view.codeSystemVersion;
 }
 
 /** The query every FHIR route takes besides its own parameters: output format and release. */

@@ -35,7 +35,7 @@ export function metaFor(requestId: string, releaseLabel: string | null): Meta {
 }
 
 export function ok<T>(request: FastifyRequest, data: T, extraMeta?: Record<string, unknown>): SuccessEnvelope<T> {
-  return { success: true, data, meta: { ...baseMeta(request, request.release?.label ?? null), ...extraMeta } };
+  return { success: true, data, meta: { ...baseMeta(request, request.view?.label ?? null), ...extraMeta } };
 }
 
 export function okPage<T>(

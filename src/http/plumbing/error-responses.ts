@@ -55,7 +55,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   if (error.headers) reply.headers(error.headers);
   reply.code(error.status);
   if (error.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="omopterm"');
-  const { contentType, body } = errorBody(request.surface, error, request.id, request.release?.label ?? null);
+  const { contentType, body } = errorBody(request.surface, error, request.id, request.view?.label ?? null);
   // An OperationOutcome goes in the format the FHIR client asked for (JSON or XML).
   if (request.surface === 'fhir') return fhirResourceWriter(request, reply, body);
   return reply.type(contentType).send(body);

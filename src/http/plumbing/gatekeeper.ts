@@ -105,7 +105,6 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   const { state, registry } = options;
   app.decorateRequest('surface', 'rest');
   app.decorateRequest('caller', null as never);
-  app.decorateRequest('release', null as never);
   app.decorateRequest('view', null as never);
   app.decorateRequest('rateDecision', undefined);
   app.decorateRequest('startedAt', 0n);
@@ -170,9 +169,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   app.addHook('preValidation', async (request, reply) => {
     if (!requiresKey(request)) return;
     try {
-      const release = resolveRelease(registry, releaseSelector(request), { surface: request.surface });
-      request.release = release;
-      request.view = new ReleaseView(release.store, request.caller.licences, release.label);
+      request.view = ReleaseView.ofRelease(resolveRelease(registry, releaseSelector(request), { surface: request.surface }), request.caller.licences);
     } catch (error) {
       if (error instanceof ServiceError) return sendError(request, reply, error);
       throw error;

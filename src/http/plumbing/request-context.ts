@@ -6,7 +6,6 @@
 import type { LicenceRules } from '../../licences/licence-rules.js';
 import type { ReleaseView } from '../../services/release-view.js';
 import type { ApiKeyRecord, RateDecision } from '../../state/state-store.js';
-import type { OpenRelease } from '../../store/release-registry.js';
 
 /** Which error shape a request gets: the REST envelope or a FHIR OperationOutcome. */
 export type Surface = 'rest' | 'fhir';
@@ -21,9 +20,11 @@ declare module 'fastify' {
     surface: Surface;
     /** Set for every authenticated request (all /v1 and /fhir routes). */
     caller: Caller;
-    /** Set for every route that works on a release (all /v1 and /fhir routes): for its label, build and vectors; read concepts through `view`. */
-    release: OpenRelease;
-    /** The selected release seen with the caller's licence rules: every concept read of a route goes through it. */
+    /**
+     * Set for every route that works on a release (all /v1 and /fhir routes): the selected release seen with the
+     * caller's licence rules. Every read of a route goes through it (a service function or a view method); its
+     * label, manifest and build are members; its store is for services only.
+     */
     view: ReleaseView;
     rateDecision: RateDecision | undefined;
     startedAt: bigint;

@@ -25,7 +25,7 @@ export const CONCEPT_SET_MAX_PAGE_SIZE = 1000;
 
 /** The caller's view of the selected release, or of another loaded release (a diff's two ends), with the caller's licences. */
 export function conceptSetScope(request: FastifyRequest, release?: OpenRelease): ConceptSetScope {
-  return release ? request.view.onRelease(release.store, release.label) : request.view;
+  return release ? request.view.onRelease(release) : request.view;
 }
 
 const ExpressionSchema = Type.Union([Type.Object({}, { additionalProperties: true }), Type.String()], {

@@ -90,7 +90,7 @@ export function registerRelationshipRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const page = readPage(request.query, { defaultPageSize: RELATIONSHIP_TYPES_DEFAULT_PAGE_SIZE, maxPageSize: RELATIONSHIP_TYPES_MAX_PAGE_SIZE });
-      const { relationshipTypes, total } = listRelationshipTypes(request.view.store, { offset: page.offset, limit: page.pageSize });
+      const { relationshipTypes, total } = listRelationshipTypes(request.view, { offset: page.offset, limit: page.pageSize });
       return okPage(request, { relationship_types: relationshipTypes }, paginationMeta(page, total));
     },
   );

@@ -11,7 +11,7 @@ import type { SimilarContext } from '../../services/semantic/similar-concepts.js
 
 /** The release's semantic index lookup (ok, or why there are no usable vectors). */
 export function semanticLookupOf(request: FastifyRequest): Promise<SemanticIndexLookup> {
-  return request.server.semanticIndexes.get(request.release);
+  return request.server.semanticIndexes.get(request.view);
 }
 
 /** Lexical scoring with the release's word weights when its vectors carry them, else uniform weights. */

@@ -182,7 +182,7 @@ export function registerStatisticsRoutes(app: FastifyInstance, registry: Release
     },
     async (request) => {
       const started = performance.now();
-      const releases = registry.all().map((r) => ({ label: r.label, store: r.store }));
+      const releases = registry.all().map((r) => request.view.onRelease(r));
       const data = vocabularyStatistics(request.view, request.params.vocabulary_id, request.query, releases);
       return ok(request, data, { computation_time_ms: elapsedMs(started) });
     },

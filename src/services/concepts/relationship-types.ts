@@ -5,6 +5,7 @@
  */
 import type { RelationshipTypeRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
+import type { ReleaseView } from '../release-view.js';
 
 /** E8: page_size default and ceiling. */
 export const RELATIONSHIP_TYPES_DEFAULT_PAGE_SIZE = 100;
@@ -47,7 +48,7 @@ export function relationshipTypeIndex(store: ReleaseStore): ReadonlyMap<string, 
   return typesOf(store).byId;
 }
 
-export function listRelationshipTypes(store: ReleaseStore, page: { offset: number; limit: number }): { relationshipTypes: RelationshipType[]; total: number } {
-  const { list } = typesOf(store);
+export function listRelationshipTypes(view: ReleaseView, page: { offset: number; limit: number }): { relationshipTypes: RelationshipType[]; total: number } {
+  const { list } = typesOf(view.store);
   return { relationshipTypes: list.slice(page.offset, page.offset + page.limit), total: list.length };
 }

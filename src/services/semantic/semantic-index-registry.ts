@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ReleaseBuild } from '../../store/data-dir.js';
-import type { OpenRelease } from '../../store/release-registry.js';
 import { publishedEmbeddingFiles, readCurrentEmbedding, type CurrentEmbedding, type EmbeddingFiles } from '../../store/semantic-dir.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
+import type { ReleaseView } from '../release-view.js';
 import { LEXICON_PROVIDER_ID, type EmbeddingProvider, type EmbeddingProviderChoice } from '../../search-model/semantic/embedding-provider.js';
 import { decodeLexicon } from '../../search-model/semantic/lexicon/lexicon-codec.js';
 import { createLexiconProvider, LEXICON_DIMENSION } from '../../search-model/semantic/lexicon/lexicon-provider.js';
@@ -63,9 +63,11 @@ export class SemanticIndexRegistry {
     }
   }
 
-  /** The vectors and query provider of a release, or why semantic search is unavailable on it. */
-  async get(release: OpenRelease): Promise<SemanticIndexLookup> {
+  /** The vectors and query provider of a release (the request's view, or a registry's release), or why semantic search is unavailable on it. */
+  async get(view: Pick<ReleaseView, 'label' | 'build'>): Promise<SemanticIndexLookup> {
     await this.prepare();
+    if (!view.build) return this.unavailable(`release ${view.label} has no build directory, so no vectors for semantic search`);
+    const release = { label: view.label, build: view.build };
     const key = release.build.dir;
     const cached = this.releases.get(key);
     const now = Date.now();
@@ -103,7 +105,7 @@ export class SemanticIndexRegistry {
     this.modelProvider = null;
   }
 
-  private open(release: OpenRelease, current: CurrentEmbedding): SemanticIndexLookup {
+  private open(release: { label: string; build: ReleaseBuild }, current: CurrentEmbedding): SemanticIndexLookup {
     const expected = this.expectedProvider();
     if (current.provider !== expected.id || current.dimension !== expected.dimension) {
       return this.unavailable(this.mismatchMessage(release.label, current, expected));

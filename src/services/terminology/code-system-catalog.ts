@@ -84,8 +84,8 @@ export function codeSystemCatalog(view: ReleaseView, version: string): CatalogCo
  * The vocabulary code system with this id in the release, or undefined. Licences are not applied:
  * the caller decides (a restricted vocabulary is a 403, not a 404).
  */
-export function vocabularyCodeSystemById(store: ReleaseStore, version: string, id: string): CatalogCodeSystem | undefined {
-  return vocabularyCodeSystems(store, version).find((cs) => cs.id === id);
+export function vocabularyCodeSystemById(view: ReleaseView, version: string, id: string): CatalogCodeSystem | undefined {
+  return vocabularyCodeSystems(view.store, version).find((cs) => cs.id === id);
 }
 
 function sameSystem(requested: string, url: string): boolean {

@@ -237,8 +237,8 @@ function pageSize(count: number | undefined): number {
  * header). `scanBudget` is the most concepts read per release (tests make it small).
  */
 export function diffCodeSystem(
-  before: ReleaseStore,
-  after: ReleaseStore,
+  beforeView: ReleaseView,
+  /** The later release, seen with the caller's licence rules (they apply to both). */
   view: ReleaseView,
   systemUri: string,
   request: CodeSystemDiffRequest = {},
@@ -246,6 +246,7 @@ export function diffCodeSystem(
 ): CodeSystemDiffPage {
   const system = conceptCodeSystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri));
+  const [before, after] = [beforeView.store, view.store];
   assertSystemVisible(view, system);
   const count = pageSize(request.count);
   const types = request.types ?? ALL_DIFF_CHANGE_TYPES;

@@ -108,13 +108,14 @@ export function conceptChanges(
 
 /** The changes, among `types`, of one code from release `before` to release `after` (404 when neither release has it). */
 export function diffCode(
-  before: ReleaseStore,
-  after: ReleaseStore,
+  beforeView: ReleaseView,
+  /** The later release, seen with the caller's licence rules (they apply to both). */
   view: ReleaseView,
   systemUri: string,
   code: string,
   types: DiffChangeTypes = ALL_DIFF_CHANGE_TYPES,
 ): ReleaseChange[] {
+  const [before, after] = [beforeView.store, view.store];
   const system = conceptCodeSystem(systemUri);
   if (!system) throw notFound(unknownSystemMessage(systemUri));
   assertSystemVisible(view, system);

@@ -3,6 +3,7 @@
  * (to-{n}, from-{n}) or a table of the FHIR-to-OMOP IG.
  */
 import type { ReleaseStore } from '../../store/release-store.js';
+import type { ReleaseView } from '../release-view.js';
 import type { VocabularyRecord } from '../../store/records.js';
 import { administrativeConceptMapIds, ADMINISTRATIVE_MAPPINGS } from '../fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../fhir/code-system-uris.js';
@@ -35,7 +36,8 @@ export function fromVocabularyMap(vocabulary: VocabularyRecord): TranslationMap 
 }
 
 /** The map a canonical URL names (a `|version` suffix is ignored), or undefined when this server knows no such map. */
-export function translationMapOfUrl(store: ReleaseStore, canonical: string): TranslationMap | undefined {
+export function translationMapOfUrl(view: ReleaseView, canonical: string): TranslationMap | undefined {
+  const store = view.store;
   const url = canonical.split('|')[0]!.trim();
   if (url.startsWith(OMOP_CONCEPT_MAP_BASE)) {
     const match = OMOP_MAP_URL.exec(url.slice(OMOP_CONCEPT_MAP_BASE.length));

@@ -6,7 +6,8 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ServiceError, validationError } from '../../../services/errors.js';
-import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import type { ReleaseView } from '../../../services/release-view.js';
+import type { ReleaseRegistry } from '../../../store/release-registry.js';
 import { resolveRelease } from '../../plumbing/release-resolution.js';
 import { issueTypeFor, operationOutcome } from '../../plumbing/operation-outcome.js';
 import { sendResource } from '../fhir-format.js';
@@ -94,11 +95,12 @@ function matchOperation(operations: readonly FhirOperationSpec[], segments: read
   return best;
 }
 
-function entryRelease(request: FastifyRequest, registry: ReleaseRegistry, query: Record<string, string | string[]>): OpenRelease {
+/** The entry's release (its own `vocab_release`, else the batch's) seen with the caller's licence rules. */
+function entryView(request: FastifyRequest, registry: ReleaseRegistry, query: Record<string, string | string[]>): ReleaseView {
   const selector = query.vocab_release;
   const wanted = Array.isArray(selector) ? selector[0] : selector;
-  if (wanted === undefined || wanted.trim() === '') return request.release;
-  return resolveRelease(registry, wanted, { surface: 'fhir' });
+  if (wanted === undefined || wanted.trim() === '') return request.view;
+  return request.view.onRelease(resolveRelease(registry, wanted, { surface: 'fhir' }));
 }
 
 async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request: FastifyRequest, batchVersion: FhirVersion, entry: unknown, index: number): Promise<BatchResponseEntry> {
@@ -113,13 +115,11 @@ async function runEntry(app: FastifyInstance, registry: ReleaseRegistry, request
     const target = entryTarget(entryRequest.url, batchVersion, index);
     const match = matchOperation(registeredFhirOperations(app), target.segments);
     if (!match) throw new ServiceError(404, 'not_found', `Bundle.entry[${index}]: no such FHIR interaction: GET ${target.segments.join('/')}`);
-    const release = entryRelease(request, registry, target.query);
-    const view = release === request.release ? request.view : request.view.onRelease(release.store, release.label);
+    const view = entryView(request, registry, target.query);
     // The entry sees the batch's request (caller, host, format) with its own path parameters, query and release.
     const entryHttpRequest = Object.create(request, {
       params: { value: { fhirVersion: target.version, ...match.params } },
       query: { value: target.query },
-      release: { value: release },
       view: { value: view },
     }) as FastifyRequest;
     const resource = await match.spec.handler({

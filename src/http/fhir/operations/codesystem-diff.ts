@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';
+import type { ReleaseView } from '../../../services/release-view.js';
 import { diffCodeSystem } from '../../../services/terminology/code-system-diff.js';
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
@@ -15,16 +16,17 @@ function releaseNamed(registry: ReleaseRegistry, selector: string, parameter: st
   return resolveRelease(registry, selector, { surface: 'fhir', parameter });
 }
 
-function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: OpenRelease; after: OpenRelease } {
+/** The two releases compared, each seen with the caller's licence rules. */
+function comparedReleases(ctx: FhirOperationContext, registry: ReleaseRegistry): { before: ReleaseView; after: ReleaseView } {
   const toVersion = ctx.params.get('toVersion');
   const fromVersion = ctx.params.get('fromVersion');
-  const after = toVersion !== undefined ? releaseNamed(registry, toVersion, 'toVersion') : ctx.request.release;
-  if (fromVersion !== undefined) return { before: releaseNamed(registry, fromVersion, 'fromVersion'), after };
+  const after = toVersion !== undefined ? ctx.view.onRelease(releaseNamed(registry, toVersion, 'toVersion')) : ctx.view;
+  if (fromVersion !== undefined) return { before: ctx.view.onRelease(releaseNamed(registry, fromVersion, 'fromVersion')), after };
   const before = registry.releaseBefore(after.label);
   if (before === undefined) {
     throw validationError(`Parameter 'fromVersion' is required: no release is loaded before ${after.label}.`, { parameter: 'fromVersion' });
   }
-  return { before, after };
+  return { before: ctx.view.onRelease(before), after };
 }
 
 function changeParameter(change: ReleaseChange): FhirParameter {
@@ -69,11 +71,11 @@ function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): ob
     { name: 'toVersion', valueString: after.label },
   ];
   if (code !== undefined) {
-    const changes = diffCode(before.store, after.store, ctx.view, system, code, types);
+    const changes = diffCode(before, after, system, code, types);
     const counted = DIFF_CHANGE_TYPES.filter((type) => types.has(type)).map((type) => ({ type, count: changes.filter((c) => c.type === type).length }));
     return parametersResource([...versions, ...changes.map(changeParameter), ...counted.map(countParameter)]);
   }
-  const page = diffCodeSystem(before.store, after.store, ctx.view, system, {
+  const page = diffCodeSystem(before, after, system, {
     count: ctx.params.integer('count'),
     cursor: ctx.params.get('cursor'),
     types,

@@ -41,7 +41,7 @@ function findMatchesOperation(ctx: FhirOperationContext): object {
   const exact = ctx.params.boolean('exact');
   if (exact === undefined) throw validationError("Parameter 'exact' (true or false) is required.", { parameter: 'exact' });
   const version = ctx.params.get('version');
-  const result = findMatches(ctx.view, fhirCodeSystemVersion(ctx.view.store), {
+  const result = findMatches(ctx.view, fhirCodeSystemVersion(ctx.view), {
     system,
     exact,
     ...(version !== undefined ? { version } : {}),

@@ -54,7 +54,7 @@ function lookup(ctx: FhirOperationContext): object {
   const code = required(ctx.params.get('code') ?? coding?.code, "Parameter 'code' (or 'coding' with a code) is required.", 'code');
   const system = required(ctx.params.get('system') ?? coding?.system, "Parameter 'system' (or 'coding' with a system) is required.", 'system');
   const version = ctx.params.get('version') ?? coding?.version;
-  const result = lookupConcept(ctx.view, fhirCodeSystemVersion(ctx.view.store), {
+  const result = lookupConcept(ctx.view, fhirCodeSystemVersion(ctx.view), {
     system,
     code,
     ...(version !== undefined ? { version } : {}),

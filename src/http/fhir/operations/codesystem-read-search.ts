@@ -49,9 +49,10 @@ function readCodeSystem(ctx: FhirOperationContext, registry: ReleaseRegistry): o
   const id = (ctx.request.params as { id?: string }).id ?? '';
   const omopRelease = releaseOfOmopId(registry, id);
   if (omopRelease) {
-    return codeSystemResource(omopCodeSystem(ctx.view.onRelease(omopRelease.store, omopRelease.label), fhirCodeSystemVersion(omopRelease.store)), omopRelease.label);
+    const omopView = ctx.view.onRelease(omopRelease);
+    return codeSystemResource(omopCodeSystem(omopView, fhirCodeSystemVersion(omopView)), omopView.label);
   }
-  const vocabulary = vocabularyCodeSystemById(ctx.view.store, fhirCodeSystemVersion(ctx.view.store), id);
+  const vocabulary = vocabularyCodeSystemById(ctx.view, fhirCodeSystemVersion(ctx.view), id);
   if (!vocabulary) {
     throw notFound(
       `CodeSystem/${id} is not a code system of this server: ids are omop-v<YYYYMMDD> (or a release label such as ${ctx.view.label}) and the vocabulary ids of release ${ctx.view.label}; GET CodeSystem lists them.`,
@@ -66,7 +67,7 @@ function searchCodeSystemResources(ctx: FhirOperationContext): object {
   if (summary !== undefined && !SUMMARY_VALUES.includes(summary)) {
     throw validationError(`Parameter '_summary' must be one of ${SUMMARY_VALUES.join(', ')}, not '${summary}'.`, { parameter: '_summary' });
   }
-  const catalog = codeSystemCatalog(ctx.view, fhirCodeSystemVersion(ctx.view.store));
+  const catalog = codeSystemCatalog(ctx.view, fhirCodeSystemVersion(ctx.view));
   const found = searchCodeSystems(catalog, { url: ctx.params.get('url'), version: ctx.params.get('version'), name: ctx.params.get('name') });
   if (summary === 'count') return searchsetBundle([], found.length);
   const base = fhirBase(ctx.request, ctx.version);

@@ -23,7 +23,7 @@ function subsumes(ctx: FhirOperationContext): object {
   const sameSystem = (s: string) => s === chosen || (terminologySystem(s)?.canonical ?? s) === (terminologySystem(chosen)?.canonical ?? chosen);
   if (!systems.every(sameSystem)) throw validationError(`codeA and codeB must be codes of one code system; got ${[...new Set(systems)].join(' and ')}.`, { parameter: 'system' });
   const version = params.get('version') ?? codingA?.version ?? codingB?.version;
-  const outcome = subsumption(ctx.view, fhirCodeSystemVersion(ctx.view.store), {
+  const outcome = subsumption(ctx.view, fhirCodeSystemVersion(ctx.view), {
     system: chosen,
     codeA,
     codeB,

@@ -12,7 +12,7 @@ import { codeableConceptToValidate, codingToValidate, validationParameters, type
 const CODE_SYSTEM_PARAMETERS: CodeParameterNames = { system: ['url', 'system'], version: ['version'] };
 
 function validateCode(ctx: FhirOperationContext): object {
-  const releaseVersion = fhirCodeSystemVersion(ctx.view.store);
+  const releaseVersion = fhirCodeSystemVersion(ctx.view);
   const codeableConcept = codeableConceptToValidate(ctx.params);
   if (codeableConcept) {
     const validation = validateCodeableConcept(ctx.view, releaseVersion, codeableConcept.coding);

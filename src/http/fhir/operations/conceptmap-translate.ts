@@ -109,7 +109,7 @@ function namedMap(ctx: FhirOperationContext, reverse: boolean, answer: Terminolo
   }
   const url = ctx.params.get('url');
   if (url === undefined) return undefined;
-  const map = translationMapOfUrl(ctx.view.store, url);
+  const map = translationMapOfUrl(ctx.view, url);
   if (!map) throw notFound(`ConceptMap not found: ${url}. This server knows ${KNOWN_MAP_URLS}.`, 'not_found', { parameter: 'url' });
   const expected = answerSystemOfMap(map, reverse);
   if (answer && answer.canonical !== expected) {
@@ -206,7 +206,7 @@ export function registerTranslateOperation(app: FastifyInstance): void {
       'CPT4 answers are listed only for keys with a current CPT4 validation.',
     handler: (ctx) => {
       const request = readRequest(ctx);
-      const result = translate({ view: ctx.view, omopVersion: fhirCodeSystemVersion(ctx.view.store) }, request);
+      const result = translate({ view: ctx.view, omopVersion: fhirCodeSystemVersion(ctx.view) }, request);
       return translationParameters(result, ctx.version);
     },
   });

@@ -40,7 +40,7 @@ function capabilityStatement(ctx: FhirOperationContext): object {
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
-    date: ctx.view.store.manifest.loaded_at,
+    date: ctx.view.manifest.loaded_at,
     kind: 'instance',
     instantiates: ['http://hl7.org/fhir/CapabilityStatement/terminology-server'],
     software: { name: 'omopterm', version: VERSION },
@@ -64,10 +64,9 @@ function capabilityStatement(ctx: FhirOperationContext): object {
 }
 
 function terminologyCapabilities(ctx: FhirOperationContext): object {
-  const version = fhirCodeSystemVersion(ctx.view.store);
-  const vocabularies = ctx.view.store.metadata
+  const version = fhirCodeSystemVersion(ctx.view);
+  const vocabularies = ctx.view
     .vocabularies()
-    .filter((v) => ctx.view.canSee(v.vocabulary_id))
     .map((v) => ({ uri: systemForVocabulary(v.vocabulary_id), version: v.vocabulary_version }))
     .filter((v): v is { uri: string; version: string | null } => v.uri !== undefined);
   const codeSystem = [
@@ -77,7 +76,7 @@ function terminologyCapabilities(ctx: FhirOperationContext): object {
   return {
     resourceType: 'TerminologyCapabilities',
     status: 'active',
-    date: ctx.view.store.manifest.loaded_at,
+    date: ctx.view.manifest.loaded_at,
     kind: 'instance',
     software: { name: 'omopterm', version: VERSION },
     codeSystem,

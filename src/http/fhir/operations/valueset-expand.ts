@@ -58,7 +58,7 @@ async function expand(ctx: FhirOperationContext): Promise<object> {
     ...(count !== undefined ? { count } : {}),
     includeDesignations: params.boolean('includeDesignations') ?? false,
   });
-  const releaseVersion = fhirCodeSystemVersion(view.store);
+  const releaseVersion = fhirCodeSystemVersion(view);
   const parameter = ECHOED_PARAMETERS.flatMap((name): FhirParameter[] => {
     const value = params.get(name);
     if (value === undefined) return [];

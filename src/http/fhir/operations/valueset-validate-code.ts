@@ -15,7 +15,7 @@ const VALUE_SET_CODE_PARAMETERS: CodeParameterNames = { system: ['system'], vers
 
 async function validateInValueSet(ctx: FhirOperationContext): Promise<object> {
   const { params, view } = ctx;
-  const releaseVersion = fhirCodeSystemVersion(view.store);
+  const releaseVersion = fhirCodeSystemVersion(view);
   const definition = await conceptSetMembers(view, requestedDefinition(ctx, false), false);
   const codeableConcept = codeableConceptToValidate(params);
   if (codeableConcept) {

@@ -59,7 +59,7 @@ export function registerBulkSearchRoute(app: FastifyInstance, bulkSearchPool: Bu
         (await bulkSearchTurns.run(
           (waiting) =>
             bulkSearchPool
-              ? bulkSearchPool.run(request.release, request.caller.licences, request.body, { otherRequests: waiting })
+              ? bulkSearchPool.run(request.view, request.body, { otherRequests: waiting })
               : bulkSearch(request.view, request.body),
           () => request.socket.destroyed, // the client has gone: nobody would read the answer
         )) ?? [],
