@@ -24,6 +24,16 @@ const program = buildProgram();
 const subcommands = commandTree(program).filter((c) => c !== program);
 const optionsOf = (command: Command) => command.options.map((option) => [commandPath(command), option.long!, command, option] as const);
 
+describe('the data directory', () => {
+  it('defaults to ./omopterm-data in the working directory for every command that takes one (docs/architecture.md "Data directory")', () => {
+    const withDataDir = subcommands.filter((c) => c.options.some((o) => o.long === '--data-dir'));
+    expect(withDataDir.length).toBeGreaterThan(5);
+    for (const command of withDataDir) {
+      expect(command.options.find((o) => o.long === '--data-dir')!.defaultValue, commandPath(command)).toBe('./omopterm-data');
+    }
+  });
+});
+
 describe('environment variables (docs/operations.md "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(

@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option } from 'commander';
 export function dataDirOption(): Option {
   return new Option('--data-dir <dir>', 'data directory holding releases, keys and the TLS certificate')
     .env('OMOPTERM_DATA_DIR')
-    .default('../omopterm-data');
+    .default('./omopterm-data');
 }
 
 export function parsePositiveNumber(name: string) {
