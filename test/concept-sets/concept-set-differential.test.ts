@@ -5,15 +5,10 @@
  * inside hierarchies, invalid and licensed 'Maps to' rows, dangling rows), each resolved by the server and by the reference below, written
  * straight from the Athena files with circe's rules; the two must be identical. A dataset that is absent is skipped.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesize } from '../../src/synth/index.js';
-import { writeAthenaFixture } from '../helpers/athena-fixture.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { readAthenaFiles, SHARED_VOCAB, type AthenaFiles } from '../navigation/mapping-athena-files.js';
-import { atlas, generate, HIDDEN_UNVALIDATED, HIDDEN_VALIDATED, randomRelease, Reference, WRONG_RULES, type Wrong } from './concept-set-generator.js';
+import type { TestServer } from '../helpers/test-server.js';
+import { readAthenaFiles, type AthenaFiles } from '../navigation/mapping-athena-files.js';
+import { atlas, GIBLEED, generate, haveShared, startDifferentialServer, SYNTHEA, type DifferentialServer, HIDDEN_UNVALIDATED, HIDDEN_VALIDATED, Reference, WRONG_RULES, type Wrong } from './concept-set-generator.js';
 
 const tally = new Map<string, { expressions: number; concepts: number; telling: Record<string, number> }>();
 
@@ -56,32 +51,19 @@ async function runDifferential(t: TestServer, validatedKey: string, label: strin
   return telling;
 }
 
-const SYNTHEA = join(SHARED_VOCAB, 'eunomia-synthea27nj');
-const GIBLEED = join(SHARED_VOCAB, 'eunomia-gibleed-2019');
-const haveShared = existsSync(join(SYNTHEA, 'CONCEPT.csv')) && existsSync(join(GIBLEED, 'CONCEPT.csv'));
 
+let server: DifferentialServer;
 let t: TestServer;
 let validatedKey: string;
-let work: string;
 let synthDir: string;
 let randomDir: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'omopterm-cs-diff-'));
-  synthDir = join(work, 'synth');
-  synthesize({ outDir: synthDir, concepts: 8000, seed: 22 });
-  randomDir = writeAthenaFixture(randomRelease(22), join(work, 'random'));
-  const releases = [
-    { dir: synthDir, label: '2030.1', makeDefault: true },
-    { dir: randomDir, label: '2031.1', makeDefault: false },
-  ];
-  if (haveShared) releases.push({ dir: SYNTHEA, label: '2022.2', makeDefault: false }, { dir: GIBLEED, label: '2019.1', makeDefault: false });
-  t = await startTestServer({ releases });
-  validatedKey = await t.createKey({ cpt4_validated_until: '2999-12-31' });
+  server = await startDifferentialServer('omopterm-cs-diff-');
+  ({ t, validatedKey, synthDir, randomDir } = server);
 }, 300_000);
 afterAll(async () => {
-  await t?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await server?.close();
   // The figures the acceptance asks for.
   const total = [...tally.values()].reduce((s, v) => ({ expressions: s.expressions + v.expressions, concepts: s.concepts + v.concepts }), { expressions: 0, concepts: 0 });
   console.log(`concept-set differential: ${JSON.stringify(Object.fromEntries(tally))}; total ${total.expressions} expressions, ${total.concepts} resolved concepts compared`);

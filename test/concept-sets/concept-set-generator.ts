@@ -3,7 +3,13 @@
  * resolver written straight from the Athena files with circe's rules, seeded expressions over a release, and a seeded
  * random release with invalid concepts in hierarchies, invalid and licensed 'Maps to' rows and dangling rows.
  */
-import type { FixtureConcept, FixtureRelationship, FixtureVocabulary } from '../helpers/athena-fixture.js';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { synthesize } from '../../src/synth/index.js';
+import { writeAthenaFixture, type FixtureConcept, type FixtureRelationship, type FixtureVocabulary } from '../helpers/athena-fixture.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { SHARED_VOCAB } from '../navigation/mapping-athena-files.js';
 import type { AthenaFiles } from '../navigation/mapping-athena-files.js';
 
 export const HIDDEN_UNVALIDATED = ['CPT4', 'GPI', 'MedDRA'];
@@ -193,3 +199,41 @@ export const atlas = (items: readonly GeneratedItem[]) => ({
   items: items.map((i) => ({ concept: { CONCEPT_ID: i.id }, isExcluded: i.ex, includeDescendants: i.desc, includeMapped: i.mapped })),
 });
 
+
+/** The shared real subsets the differential tests also run on (skipped when absent). */
+export const SYNTHEA = join(SHARED_VOCAB, 'eunomia-synthea27nj');
+export const GIBLEED = join(SHARED_VOCAB, 'eunomia-gibleed-2019');
+export const haveShared = existsSync(join(SYNTHEA, 'CONCEPT.csv')) && existsSync(join(GIBLEED, 'CONCEPT.csv'));
+
+/** The server both differential tests ask: the synthetic release (2030.1, default), the seeded random one (2031.1), the shared subsets. */
+export interface DifferentialServer {
+  t: TestServer;
+  validatedKey: string;
+  synthDir: string;
+  randomDir: string;
+  close(): Promise<void>;
+}
+
+export async function startDifferentialServer(tempPrefix: string): Promise<DifferentialServer> {
+  const work = mkdtempSync(join(tmpdir(), tempPrefix));
+  const synthDir = join(work, 'synth');
+  synthesize({ outDir: synthDir, concepts: 8000, seed: 22 });
+  const randomDir = writeAthenaFixture(randomRelease(22), join(work, 'random'));
+  const releases = [
+    { dir: synthDir, label: '2030.1', makeDefault: true },
+    { dir: randomDir, label: '2031.1', makeDefault: false },
+  ];
+  if (haveShared) releases.push({ dir: SYNTHEA, label: '2022.2', makeDefault: false }, { dir: GIBLEED, label: '2019.1', makeDefault: false });
+  const t = await startTestServer({ releases });
+  const validatedKey = await t.createKey({ cpt4_validated_until: '2999-12-31' });
+  return {
+    t,
+    validatedKey,
+    synthDir,
+    randomDir,
+    async close() {
+      await t.close();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}

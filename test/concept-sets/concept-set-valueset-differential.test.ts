@@ -3,44 +3,26 @@
  * POST /v1/concept-sets/resolve equals ValueSet/$expand of the ValueSet POST /v1/concept-sets/to-valueset writes, on
  * r4 and r5: the same ids in the same order and the same total, paged through $expand with count 1000.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { synthesize } from '../../src/synth/index.js';
 import { OMOP_CONCEPT_SYSTEM } from '../../src/services/fhir/code-system-uris.js';
-import { writeAthenaFixture } from '../helpers/athena-fixture.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { readAthenaFiles, SHARED_VOCAB, type AthenaFiles } from '../navigation/mapping-athena-files.js';
-import { atlas, generate, randomRelease, Reference } from './concept-set-generator.js';
+import type { TestServer } from '../helpers/test-server.js';
+import { readAthenaFiles, type AthenaFiles } from '../navigation/mapping-athena-files.js';
+import { atlas, GIBLEED, generate, haveShared, startDifferentialServer, SYNTHEA, type DifferentialServer, Reference } from './concept-set-generator.js';
 
-const SYNTHEA = join(SHARED_VOCAB, 'eunomia-synthea27nj');
-const GIBLEED = join(SHARED_VOCAB, 'eunomia-gibleed-2019');
-const haveShared = existsSync(join(SYNTHEA, 'CONCEPT.csv')) && existsSync(join(GIBLEED, 'CONCEPT.csv'));
 
+let server: DifferentialServer;
 let t: TestServer;
 let validatedKey: string;
-let work: string;
 let synthDir: string;
 let randomDir: string;
 const tally: Record<string, { expressions: number; concepts: number; pagedExpansions: number }> = {};
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'omopterm-cs-vs-'));
-  synthDir = join(work, 'synth');
-  synthesize({ outDir: synthDir, concepts: 8000, seed: 22 });
-  randomDir = writeAthenaFixture(randomRelease(22), join(work, 'random'));
-  const releases = [
-    { dir: synthDir, label: '2030.1', makeDefault: true },
-    { dir: randomDir, label: '2031.1', makeDefault: false },
-  ];
-  if (haveShared) releases.push({ dir: SYNTHEA, label: '2022.2', makeDefault: false }, { dir: GIBLEED, label: '2019.1', makeDefault: false });
-  t = await startTestServer({ releases });
-  validatedKey = await t.createKey({ cpt4_validated_until: '2999-12-31' });
+  server = await startDifferentialServer('omopterm-cs-vs-');
+  ({ t, validatedKey, synthDir, randomDir } = server);
 }, 300_000);
 afterAll(async () => {
-  await t?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await server?.close();
   const total = Object.values(tally).reduce((s, v) => ({ expressions: s.expressions + v.expressions, concepts: s.concepts + v.concepts }), { expressions: 0, concepts: 0 });
   console.log(`resolve = $expand(to-valueset): ${JSON.stringify(tally)}; total ${total.expressions} expressions, ${total.concepts} resolved concepts compared on r4 and r5`);
 });
