@@ -3,7 +3,7 @@
  * spawn the CLI start plain JavaScript instead of paying tsx's loader per process; rebuilt only when src/ changed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +22,12 @@ export async function buildCli(): Promise<{ entry: string | null; sourceHash: st
     .sort();
   const hash = createHash('sha256');
   for (const file of sources) hash.update(file).update('\0').update(readFileSync(join(srcDir, file))).update('\0');
+  // The shipped word vectors shape every loaded release's vectors, so cached fixture releases depend on them too.
+  const assetsDir = join(REPO_ROOT, 'assets');
+  for (const file of readdirSync(assetsDir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(assetsDir, file);
+    if (statSync(path).isFile()) hash.update(`assets/${file}`).update('\0').update(readFileSync(path)).update('\0');
+  }
   const digest = hash.digest('hex');
   const entry = join(CLI_BUILD_DIR, 'cli', 'main.js');
   const stampFile = join(CLI_BUILD_DIR, STAMP);
