@@ -3,7 +3,7 @@
  * (capped), the source codes mapped into a set, the comparison of two sets and the smallest equivalent expression.
  * Lists are in concept_id order; a page is read from the store by id after resolution.
  */
-import type { ConceptBrief } from '../concepts/concept-brief.js';
+import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { ServiceError } from '../errors.js';
 import { itemReference, toAtlasJson, type ConceptSetExpression, type ItemReference } from './expression-formats.js';
@@ -205,13 +205,7 @@ export async function includedSourceCodes(scope: ConceptSetScope, expression: Co
     targets.set(s, list);
   }
   const source_codes = records.map((c) => ({
-    concept_id: c.concept_id,
-    concept_name: c.concept_name,
-    concept_code: c.concept_code,
-    vocabulary_id: c.vocabulary_id,
-    domain_id: c.domain_id,
-    concept_class_id: c.concept_class_id,
-    standard_concept: c.standard_concept,
+    ...briefConcept(c),
     invalid_reason: c.invalid_reason,
     maps_to_concept_ids: [...new Set(targets.get(c.concept_id) ?? [])].sort((a, b) => a - b),
   }));
