@@ -24,7 +24,8 @@ export interface ForbiddenImport {
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
-function sourceFiles(dir: string): string[] {
+/** Every `.ts` file (not `.d.ts`) under a folder, recursively. */
+export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

@@ -3,9 +3,10 @@
  * property named `store` read with `.store`, `?.store`, `['store']` or a `{ store }` destructuring, parsed with
  * TypeScript so comments and strings do not count. Adapters read releases through a view's members and services.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from './import-graph.js';
 
 /** One read: `file:line:column` and the text of the expression. */
 export function storeReads(source: string, fileName = 'source.ts'): string[] {
@@ -23,16 +24,6 @@ export function storeReads(source: string, fileName = 'source.ts'): string[] {
     ts.forEachChild(node, visit);
   };
   visit(file);
-  return out;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
   return out;
 }
 

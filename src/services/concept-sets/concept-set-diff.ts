@@ -6,7 +6,7 @@
 import type { ConceptRecord } from '../../store/records.js';
 import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 import type { ConceptSetExpression } from './expression-formats.js';
-import { difference, intersection, resolveExpression, SliceClock, type ConceptSetScope, type ItemOutcome, type Resolution } from './resolve.js';
+import { difference, indexOfSorted, intersection, resolveExpression, SliceClock, type ConceptSetScope, type ItemOutcome, type Resolution } from './resolve.js';
 import type { PageWindow } from './concept-set-operations.js';
 
 export type ChangeReason =
@@ -65,17 +65,6 @@ function howIncluded(scope: ConceptSetScope, resolution: Resolution, conceptId: 
   return undefined;
 }
 
-const contains = (sorted: Int32Array, v: number) => {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === v;
-};
-
 const describeVia = (how: NonNullable<ReturnType<typeof howIncluded>>) =>
   how.via === 'item'
     ? `item ${how.item.index} names it`
@@ -100,7 +89,7 @@ function whyLost(from: ConceptSetScope, to: ConceptSetScope, fromRes: Resolution
     }
     return { concept, reason: 'deprecated', detail: `deprecated in release ${to.label} (invalid_reason D): descendants count only when valid`, replaced_by: replacedBy };
   }
-  if (contains(toRes.excludedIds, id)) return { concept, reason: 'newly_excluded', detail: `an excluded item reaches it in release ${to.label}` };
+  if (indexOfSorted(toRes.excludedIds, id) >= 0) return { concept, reason: 'newly_excluded', detail: `an excluded item reaches it in release ${to.label}` };
   const how = howIncluded(from, fromRes, id);
   if (how?.via === 'descendant') {
     return { concept, reason: 'moved_in_hierarchy', detail: `${describeVia(how)} in release ${from.label}, no longer in release ${to.label}` };
@@ -121,7 +110,7 @@ function whyGained(from: ConceptSetScope, to: ConceptSetScope, fromRes: Resoluti
   if (!before) return { concept, reason: 'new_concept', detail: `new in release ${to.label}${via}` };
   if (!from.canSee(before.vocabulary_id)) return { concept, reason: 'licence', detail: `this key may not see vocabulary ${before.vocabulary_id} in release ${from.label}` };
   if (before.invalid_reason !== null && after.invalid_reason === null) return { concept, reason: 'revalidated', detail: `invalid in release ${from.label}, valid in release ${to.label}${via}` };
-  if (contains(fromRes.excludedIds, id)) return { concept, reason: 'no_longer_excluded', detail: `an excluded item reached it in release ${from.label}, none does in release ${to.label}` };
+  if (indexOfSorted(fromRes.excludedIds, id) >= 0) return { concept, reason: 'no_longer_excluded', detail: `an excluded item reached it in release ${from.label}, none does in release ${to.label}` };
   if (how?.via === 'descendant') return { concept, reason: 'new_descendant', detail: `${describeVia(how)} in release ${to.label}, not in release ${from.label}` };
   if (how?.via === 'mapped') {
     const mapsTo = to.store.concepts.targetsOf([id], MAPS_TO).map((t) => t.target_id).sort((a, b) => a - b);

@@ -153,18 +153,6 @@ export function expressionOfCompose(compose: unknown): ConceptSetExpression | un
   return items.length > 2 * MAX_EXPRESSION_ITEMS ? undefined : { format: 'atlas-json', items };
 }
 
-/** Index of v in a sorted array, or -1. */
-export function indexOfSorted(sorted: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < sorted.length && sorted[lo] === v ? lo : -1;
-}
-
 /** The resolved ids of a compose's expression (ascending), by the resolver; with activeOnly the invalid concepts left out. */
 export async function composeMemberIds(view: ReleaseView, expression: ConceptSetExpression, activeOnly: boolean): Promise<Int32Array> {
   const clock = new SliceClock();

@@ -220,6 +220,18 @@ function gallop(sorted: Int32Array, v: number, from: number): number {
   return lo;
 }
 
+/** Index of v in a sorted array, or -1. */
+export function indexOfSorted(sorted: Int32Array, v: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo] === v ? lo : -1;
+}
+
 /** The ids (sorted distinct) that are in `valid` and not in `hidden`. */
 function keepValidVisible(ids: Int32Array, valid: Int32Array, hidden: Int32Array): Int32Array {
   const out = new Int32Array(ids.length);

@@ -9,7 +9,8 @@ import { ServiceError, validationError } from '../errors.js';
 import { searchConcepts } from '../search/keyword-search.js';
 import { codeOfConcept } from './code-system-concept.js';
 import type { MemberRule, ValueSetDefinition } from './value-set-compose.js';
-import { composeMemberIds, indexOfSorted } from '../concept-sets/concept-set-value-set.js';
+import { composeMemberIds } from '../concept-sets/concept-set-value-set.js';
+import { indexOfSorted } from '../concept-sets/resolve.js';
 import { OMOP_CONCEPT_SYSTEM } from '../fhir/code-system-uris.js';
 
 /** The most codes one expansion answer lists. */
