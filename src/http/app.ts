@@ -27,7 +27,7 @@ import { registerRelationshipBatchRoutes } from './rest/relationship-batch-route
 import { registerDomainRoutes } from './rest/domain-routes.js';
 import { registerFhirSurface } from './fhir-surface.js';
 import { registerOAuth2TokenRoute } from './oauth2-token-route.js';
-import { registerLandingPage } from './pages/landing.js';
+import { registerPages } from './pages/register-pages.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
 import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
@@ -59,6 +59,8 @@ export interface AppOptions {
   /** Addresses/CIDRs of TLS-terminating proxies whose X-Forwarded-* headers are trusted. */
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
+  /** Let the browser's pages run without a key, under the anonymous rate and licence rules (off by default). */
+  anonymousBrowsing?: boolean;
   logger?: FastifyServerOptions['logger'];
   serverFactory?: FastifyServerOptions['serverFactory'];
   /** Answers malformed or timed-out HTTP on the server's sockets (see ./transport.ts). */
@@ -89,6 +91,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     state: deps.state,
     registry: deps.registry,
     anonymousRatePerSecond,
+    anonymousBrowsing: options.anonymousBrowsing ?? false,
   });
   installResponseHeaders(app);
   installErrorHandling(app);
@@ -120,7 +123,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   registerHealthRoutes(app, deps.registry, deps.version);
-  registerLandingPage(app, deps.registry, deps.version);
+  await registerPages(app, { registry: deps.registry, version: deps.version, anonymousBrowsing: options.anonymousBrowsing ?? false, state: deps.state });
   registerConceptRoutes(app);
   registerConceptSetRoutes(app, deps.registry);
   registerHierarchyRoutes(app);

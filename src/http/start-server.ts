@@ -25,6 +25,8 @@ export interface ServerOptions {
   tlsKey?: string;
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
+  /** Let the browser's pages run without a key, under the anonymous rate and licence rules (off by default). */
+  browseWithoutKey?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /** Where the log lines (JSON) go instead of stdout, at logLevel (default info); tests read the log through it. */
   logStream?: { write(line: string): void };
@@ -102,6 +104,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
+      anonymousBrowsing: options.browseWithoutKey ?? false,
       logger: options.logStream
         ? { level: options.logLevel ?? 'info', stream: options.logStream }
         : options.logLevel && options.logLevel !== 'silent'

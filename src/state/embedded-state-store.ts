@@ -7,13 +7,15 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirectory } from '../store/make-directory.js';
+import { EmbeddedBrowserSessions } from './embedded-browser-sessions.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
 import { hashSecret, newSecret } from './secrets.js';
-import { ACCESS_TOKEN_PREFIX } from './state-store.js';
+import { ACCESS_TOKEN_PREFIX, BROWSER_SESSION_LIFETIME_SECONDS } from './state-store.js';
 import type {
   Admission,
   AdmissionRequest,
   ApiKeyRecord,
+  BrowserSession,
   IssuedAccessToken,
   NewApiKey,
   NewOAuthClient,
@@ -75,6 +77,7 @@ export class EmbeddedStateStore implements StateStore {
   private readonly buckets: TokenBuckets;
   private readonly usage = new Map<string, PendingUsage>();
   private readonly oauthClients: EmbeddedOAuthClients;
+  private readonly sessions: EmbeddedBrowserSessions;
   private readonly stmts;
   private flushTimer: NodeJS.Timeout | undefined;
 
@@ -103,6 +106,7 @@ export class EmbeddedStateStore implements StateStore {
       ),
     };
     this.oauthClients = new EmbeddedOAuthClients(this.db, this.now);
+    this.sessions = new EmbeddedBrowserSessions(this.db, this.now);
     const interval = options.flushIntervalMs ?? 1000;
     if (interval > 0) {
       this.flushTimer = setInterval(() => this.flushNow(), interval);
@@ -111,12 +115,38 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
-    const key = request.secret ? this.findKeyFor(request.secret, request.acceptAccessToken === true) : undefined;
+    let key = request.secret ? this.findKeyFor(request.secret, request.acceptAccessToken === true) : undefined;
+    let session: BrowserSession | null = null;
+    if (!request.secret && request.session) {
+      const found = this.sessions.find(request.session);
+      if (found) {
+        session = found.session;
+        key = found.key ?? undefined;
+      }
+    }
     const rate = key
       ? this.buckets.take(`key:${key.id}`, key.rate_per_second)
       : this.buckets.take(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
     const quota = key && rate.allowed && request.meter ? this.meterCall(key) : null;
-    return { key: key ?? null, rate, quota };
+    return { key: key ?? null, rate, quota, session };
+  }
+
+  async createSession(keyId: string | null, lifetimeSeconds = BROWSER_SESSION_LIFETIME_SECONDS): Promise<BrowserSession> {
+    const key = keyId === null ? null : (this.stmts.activeById.get(keyId) as ApiKeyRecord | undefined);
+    if (key === undefined) throw new Error(`no active API key with id '${keyId}'`);
+    return this.sessions.create(key && stripSecret(key as ApiKeyRecord & { secret_sha256?: string }), lifetimeSeconds);
+  }
+
+  async endSession(id: string): Promise<void> {
+    this.sessions.end(id);
+  }
+
+  async readSessionData(id: string): Promise<string | undefined> {
+    return this.sessions.readData(id);
+  }
+
+  async writeSessionData(id: string, data: string): Promise<boolean> {
+    return this.sessions.writeData(id, data);
   }
 
   async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {

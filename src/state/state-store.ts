@@ -58,7 +58,27 @@ export interface AdmissionRequest {
    * (same bucket, quota and licence). The gate sets it for FHIR routes only (Authentication 4).
    */
   acceptAccessToken?: boolean;
+  /**
+   * The browser's session id (cookie), for page routes: a live session stands for its key (or for an anonymous
+   * visitor when the session has none). Used only when `secret` is null.
+   */
+  session?: string | null;
 }
+
+/** A browser session (pages): bound to an API key, or to none when the server lets the browser run anonymously. */
+export interface BrowserSession {
+  /** The random id the browser holds in its cookie (stored only as its hash). */
+  id: string;
+  keyId: string | null;
+  /** Every form that changes state must send this back (synchronizer token). */
+  csrfToken: string;
+  expiresAtMs: number;
+}
+
+/** Lifetime of a browser session from sign-in (absolute, not sliding). */
+export const BROWSER_SESSION_LIFETIME_SECONDS = 8 * 3600;
+/** Largest page state (JSON) a session keeps: the browser's concept sets. */
+export const MAX_SESSION_DATA_BYTES = 2 * 1024 * 1024;
 
 /**
  * The outcome of one `admit` call. `rate` is always decided: the key's bucket for a valid key,
@@ -69,6 +89,8 @@ export interface Admission {
   key: ApiKeyRecord | null;
   rate: RateDecision;
   quota: QuotaDecision | null;
+  /** The live browser session named by `session`, if any (its key, if it has one, is `key`). */
+  session?: BrowserSession | null;
 }
 
 /** Every access token starts with this (API keys start with `oh_`), so that a token is told from a key on sight. */
@@ -134,6 +156,17 @@ export interface StateStore {
    * an active client of an active key; null otherwise (RFC 6749 `invalid_client`).
    */
   issueAccessToken(clientId: string, clientSecret: string): Promise<IssuedAccessToken | null>;
+  /**
+   * Starts a browser session for an active key (null: an anonymous session, for servers that let the browser run
+   * without a key). The id is returned once; only its hash is kept.
+   */
+  createSession(keyId: string | null, lifetimeSeconds?: number): Promise<BrowserSession>;
+  /** Ends a session (sign-out); unknown ids are ignored. */
+  endSession(id: string): Promise<void>;
+  /** The page state kept in a live session (JSON text; '{}' when nothing was saved); undefined when it has ended. */
+  readSessionData(id: string): Promise<string | undefined>;
+  /** Replaces a live session's page state; false when the session has ended; rejects data over MAX_SESSION_DATA_BYTES. */
+  writeSessionData(id: string, data: string): Promise<boolean>;
   /** Calls metered for a key in a month (YYYY-MM, UTC), including counts not yet flushed. */
   usageOf(keyId: string, month: string): Promise<number>;
   /** Writes buffered usage counts to durable storage. */

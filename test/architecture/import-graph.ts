@@ -4,7 +4,7 @@
  * checks the layering rules of issue 21 over them: forbidden folder-to-folder imports, and cycles
  * between folders (strongly connected components of the folder graph, found with Tarjan's algorithm).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -24,13 +24,13 @@ export interface ForbiddenImport {
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
-/** Every `.ts` file (not `.d.ts`) under a folder, recursively. */
+/** Every `.ts` and `.tsx` file (not `.d.ts`) under a folder, recursively. */
 export function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+    else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }
@@ -47,7 +47,8 @@ export function readImportGraph(root: string, srcDir = 'src'): ImportEdge[] {
   for (const file of sourceFiles(join(root, srcDir))) {
     const from = toPosix(relative(root, file));
     for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
-      const target = posix.normalize(posix.join(posix.dirname(from), specifier)).replace(/\.js$/, '.ts');
+      const asTs = posix.normalize(posix.join(posix.dirname(from), specifier)).replace(/\.js$/, '.ts');
+      const target = !existsSync(join(root, asTs)) && existsSync(join(root, `${asTs}x`)) ? `${asTs}x` : asTs;
       edges.push({ from, to: target, specifier });
     }
   }

@@ -10,7 +10,7 @@ import { sourceFiles } from './import-graph.js';
 
 /** One read: `file:line:column` and the text of the expression. */
 export function storeReads(source: string, fileName = 'source.ts'): string[] {
-  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const out: string[] = [];
   const report = (node: ts.Node) => {
     const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));

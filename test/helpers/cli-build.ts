@@ -18,7 +18,7 @@ export const RELEASE_CACHE_ROOT = join(REPO_ROOT, '.test-output', 'release-cache
 export async function buildCli(): Promise<{ entry: string | null; sourceHash: string }> {
   const srcDir = join(REPO_ROOT, 'src');
   const sources = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
+    .filter((f) => /\.tsx?$/.test(f))
     .sort();
   const hash = createHash('sha256');
   for (const file of sources) hash.update(file).update('\0').update(readFileSync(join(srcDir, file))).update('\0');
@@ -48,6 +48,8 @@ export async function buildCli(): Promise<{ entry: string | null; sourceHash: st
     bundle: false,
     platform: 'node',
     format: 'esm',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     target: 'node20',
     logLevel: 'warning',
   });

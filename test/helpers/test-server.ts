@@ -50,6 +50,8 @@ export interface TestServerOptions {
   releases?: Array<{ dir: string; label: string; makeDefault?: boolean }>;
   trustProxy?: string[];
   anonymousRatePerSecond?: number;
+  /** Let the browser pages run without a key (serve --browse-without-key). */
+  browseWithoutKey?: boolean;
   /** Request time/size limits of the transport (defaults: DEFAULT_TRANSPORT_LIMITS). */
   limits?: ServerOptions['limits'];
   /** Receives the server's log lines (JSON, level info and above); without it the server logs nothing. */
@@ -168,6 +170,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     port: 0,
     trustProxy: options.trustProxy,
     anonymousRatePerSecond: options.anonymousRatePerSecond ?? 1000,
+    browseWithoutKey: options.browseWithoutKey ?? false,
     rescanIntervalMs: 0,
     limits: options.limits,
     logStream: options.logStream,

@@ -19,6 +19,7 @@ export interface ServeCliOptions {
   tlsKey?: string;
   trustProxy?: string[];
   anonymousRate: number;
+  browseWithoutKey: boolean;
   bulkThreads?: number;
   searchResultCache: boolean;
   /** Seconds. */
@@ -48,6 +49,14 @@ export function serveOptions(command: Command): Command {
         .env('OMOPTERM_ANONYMOUS_RATE')
         .default(DEFAULT_ANONYMOUS_RATE)
         .argParser(parsePositiveNumber('--anonymous-rate')),
+    )
+    .addOption(
+      new Option(
+        '--browse-without-key',
+        'let the browser pages (https://host:port/) run without signing in, under the anonymous rate and licence rules (CPT4 and other licensed vocabularies hidden); the API still needs a key',
+      )
+        .env('OMOPTERM_BROWSE_WITHOUT_KEY')
+        .default(false),
     )
     .addOption(
       new Option('--bulk-threads <n>', 'helper threads that share bulk searches with the main thread when idle (default: CPU cores − 1, at most 3; 0 = none)')
@@ -107,6 +116,7 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     tlsKey: options.tlsKey,
     trustProxy: options.trustProxy,
     anonymousRatePerSecond: options.anonymousRate,
+    browseWithoutKey: options.browseWithoutKey,
     bulkSearchThreads: options.bulkThreads,
     search: { resultCache: options.searchResultCache },
     limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },

@@ -27,6 +27,20 @@ export function registerFhirResourceWriter(writer: FhirResourceWriter): void {
   fhirResourceWriter = writer;
 }
 
+/** Writes an error as an HTML page (the browser's pages); registered by src/http/pages so plumbing need not import it. */
+export type PageErrorWriter = (request: FastifyRequest, reply: FastifyReply, error: ServiceError) => FastifyReply;
+
+let pageErrorWriter: PageErrorWriter = (_request, reply, error) =>
+  reply.type('text/html; charset=utf-8').send(`<!doctype html><title>Error ${error.status}</title><p>${escapeText(error.message)}</p>`);
+
+function escapeText(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function registerPageErrorWriter(writer: PageErrorWriter): void {
+  pageErrorWriter = writer;
+}
+
 /**
  * The body of an error answer and its content type: an OperationOutcome on the FHIR surface, the
  * REST error envelope everywhere else. Also used by the transport for errors raised before Fastify
@@ -58,6 +72,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: S
   const { contentType, body } = errorBody(request.surface, error, request.id, request.view?.label ?? null);
   // An OperationOutcome goes in the format the FHIR client asked for (JSON or XML).
   if (request.surface === 'fhir') return fhirResourceWriter(request, reply, body);
+  if (request.surface === 'page') return pageErrorWriter(request, reply, error);
   return reply.type(contentType).send(body);
 }
 

@@ -3,21 +3,27 @@
  * rate, API key (or OAuth token on /fhir), monthly quota, release selection and the request's release view (the
  * release with the key's licence rules), through one call to the state store.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LicenceRules } from '../../licences/licence-rules.js';
 import { ServiceError } from '../../services/errors.js';
 import { ReleaseView } from '../../services/release-view.js';
 import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
+import { assertCsrf, changesState, sessionIdOf, setSessionCookie } from './browser-session.js';
 import { resolveRelease } from './release-resolution.js';
-import { normalisedPath, surfaceOfPath, type Surface } from './request-context.js';
+import { normalisedPath, surfaceOfPath, type PageAccess, type Surface } from './request-context.js';
 
 export interface GatekeeperOptions {
   state: StateStore;
   registry: ReleaseRegistry;
   /** Rate for requests without a valid key, per client address. */
   anonymousRatePerSecond: number;
+  /**
+   * Let the browser's pages run without a key, under the anonymous rate and licence rules (`serve
+   * --browse-without-key`; off by default: pages then need a signed-in session).
+   */
+  anonymousBrowsing?: boolean;
 }
 
 /** Release selector headers, in order of precedence after the query parameter. */
@@ -36,14 +42,39 @@ function isSecureTransport(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/** True when the request matched a route that needs an API key (every route not declared public). */
-function requiresKey(request: FastifyRequest): boolean {
-  return request.routeOptions.url !== undefined && request.routeOptions.config?.public !== true;
+/** The browser page access of the matched route; undefined for API routes. */
+function pageAccessOf(request: FastifyRequest): PageAccess | undefined {
+  return request.routeOptions.url === undefined ? undefined : request.routeOptions.config?.page;
 }
 
-/** Error shape of a request: from the matched route's template, else from the normalised path. */
+/** True when the request matched a route that needs an API key (every route not declared public, pages excepted). */
+function requiresKey(request: FastifyRequest): boolean {
+  return request.routeOptions.url !== undefined && request.routeOptions.config?.public !== true && pageAccessOf(request) === undefined;
+}
+
+/** True when the matched route reads a release: every API route that needs a key, and every signed-in page. */
+function readsRelease(request: FastifyRequest): boolean {
+  return requiresKey(request) || pageAccessOf(request) === 'signed-in';
+}
+
+/**
+ * Error shape of a request: a page for page routes, else from the matched route's template or the normalised path;
+ * a browser asking for HTML at a path that is neither /v1 nor /fhir gets its 404 as a page.
+ */
 function surfaceOfRequest(request: FastifyRequest): Surface {
-  return surfaceOfPath(request.routeOptions.url ?? normalisedPath(request.url));
+  if (pageAccessOf(request) !== undefined) return 'page';
+  if (request.routeOptions.url === undefined) {
+    const path = normalisedPath(request.url);
+    const api = path === '/v1' || path.startsWith('/v1/') || surfaceOfPath(path) === 'fhir' || path.startsWith('/oauth2');
+    if (!api && String(request.headers.accept ?? '').includes('text/html')) return 'page';
+    return surfaceOfPath(path);
+  }
+  return surfaceOfPath(request.routeOptions.url);
+}
+
+/** Where the sign-in page sends the browser back to: a path on this server (never another origin). */
+export function localReturnPath(url: string): string {
+  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : '/';
 }
 
 /** True when the request matched a FHIR route that needs a key: only there is an OAuth access token a key. */
@@ -109,12 +140,15 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   app.decorateRequest('rateDecision', undefined);
   app.decorateRequest('startedAt', 0n);
 
+  app.decorateRequest('browserSession', null);
+
   app.addHook('onRequest', async (request, reply) => {
     request.startedAt = process.hrtime.bigint();
     request.surface = surfaceOfRequest(request);
     // Conditional requests never yield 304 (Common REST conventions 5).
     delete request.headers['if-none-match'];
     delete request.headers['if-modified-since'];
+    if (pageAccessOf(request) !== undefined) return admitPage(request, reply);
 
     const needsKey = requiresKey(request);
     const secure = isSecureTransport(request);
@@ -165,9 +199,66 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
     request.caller = { key, licences: new LicenceRules(key.cpt4_validated_until) };
   });
 
-  // Release selection needs the parsed query string, so it runs after parsing.
+  /**
+   * The gate for browser pages: the session cookie stands for the key (same bucket, quota and licences as the key's
+   * API calls); without a session a GET is sent to sign in, unless the server lets the browser run anonymously.
+   */
+  async function admitPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const access = pageAccessOf(request)!;
+    const secure = isSecureTransport(request);
+    const admission = await state.admit({
+      secret: null,
+      session: sessionIdOf(request),
+      clientAddress: request.ip,
+      anonymousRatePerSecond: options.anonymousRatePerSecond,
+      meter: secure && access === 'signed-in',
+    });
+    request.rateDecision = admission.rate;
+    request.browserSession = admission.session ?? null;
+    if (!secure) {
+      const host = request.headers.host ?? 'this-server';
+      return sendError(request, reply, new ServiceError(400, 'https_required', `HTTPS is required: open https://${host}${request.url.split('?')[0]}`));
+    }
+    if (!admission.rate.allowed) return sendError(request, reply, rateLimitError(admission.rate, admission.key !== null));
+    if (access === 'open') return undefined;
+
+    if (admission.key) {
+      const quota = admission.quota;
+      if (quota && !quota.allowed) {
+        return sendError(
+          request,
+          reply,
+          new ServiceError(429, 'monthly_quota_exceeded', `Monthly quota exhausted: this key has used all ${quota.quota} calls of the current month.`),
+        );
+      }
+      request.caller = { key: admission.key, licences: new LicenceRules(admission.key.cpt4_validated_until) };
+      return undefined;
+    }
+    if (options.anonymousBrowsing) {
+      if (!request.browserSession) {
+        request.browserSession = await state.createSession(null);
+        setSessionCookie(reply, request.browserSession);
+      }
+      request.caller = { key: null, licences: new LicenceRules(null) };
+      return undefined;
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      return reply.redirect(`/sign-in?next=${encodeURIComponent(localReturnPath(request.url))}`, 303);
+    }
+    return sendError(request, reply, new ServiceError(401, 'session_required', 'Your session has ended: sign in again with your API key.'));
+  }
+
+  // Release selection needs the parsed query string, so it runs after parsing; so does the CSRF check of page forms.
   app.addHook('preValidation', async (request, reply) => {
-    if (!requiresKey(request)) return;
+    if (pageAccessOf(request) === 'signed-in' && changesState(request)) {
+      try {
+        assertCsrf(request, request.browserSession?.csrfToken ?? null);
+      } catch (error) {
+        if (error instanceof ServiceError) return sendError(request, reply, error);
+        throw error;
+      }
+    }
+    if (!readsRelease(request)) return;
     try {
       request.view = ReleaseView.ofRelease(resolveRelease(registry, releaseSelector(request), { surface: request.surface }), request.caller.licences);
     } catch (error) {

@@ -5,15 +5,22 @@
  */
 import type { LicenceRules } from '../../licences/licence-rules.js';
 import type { ReleaseView } from '../../services/release-view.js';
-import type { ApiKeyRecord, RateDecision } from '../../state/state-store.js';
+import type { ApiKeyRecord, BrowserSession, RateDecision } from '../../state/state-store.js';
 
-/** Which error shape a request gets: the REST envelope or a FHIR OperationOutcome. */
-export type Surface = 'rest' | 'fhir';
+/** Which error shape a request gets: the REST envelope, a FHIR OperationOutcome or an HTML page (the browser). */
+export type Surface = 'rest' | 'fhir' | 'page';
 
 export interface Caller {
-  key: ApiKeyRecord;
+  /** Null only for a browser page on a server that lets the browser run without a key (anonymous licence rules). */
+  key: ApiKeyRecord | null;
   licences: LicenceRules;
 }
+
+/**
+ * Who may open a browser page: `open` pages (sign-in, assets) need no session; `signed-in` pages need a browser
+ * session (or the server's anonymous browsing) and get a release view like an API route.
+ */
+export type PageAccess = 'open' | 'signed-in';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,11 +34,17 @@ declare module 'fastify' {
      */
     view: ReleaseView;
     rateDecision: RateDecision | undefined;
+    /** Page routes: the browser's live session, if any (its id is in the session cookie). */
+    browserSession: BrowserSession | null;
     startedAt: bigint;
   }
   interface FastifyContextConfig {
     /** Route needs no API key and no release (health, API reference); every other route needs a key. */
     public?: boolean;
+    /** A browser page or fragment (HTML): authenticated by the session cookie instead of a Bearer key. */
+    page?: PageAccess;
+    /** The response may be cached (fingerprinted static assets); every other answer is Cache-Control: no-store. */
+    cacheable?: boolean;
   }
 }
 

@@ -17,7 +17,7 @@ export function rateLimitHeaders(rate: RateDecision): Record<string, string> {
 
 export function applyResponseHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Request-Id', request.id);
-  reply.header('Cache-Control', 'no-store');
+  if (request.routeOptions.config?.cacheable !== true || reply.statusCode !== 200) reply.header('Cache-Control', 'no-store');
   reply.removeHeader('ETag');
   reply.removeHeader('Last-Modified');
   if (request.rateDecision) reply.headers(rateLimitHeaders(request.rateDecision));
