@@ -19,6 +19,9 @@ const NOTICE: Record<SkipCause, (missing: string[], fileCount: number) => string
     'set OMOPTERM_SHARED_VOCAB to the directory holding them (default ../shared/vocab beside the repository) to run them',
   'local-model': (missing, n) =>
     `optional package ${missing.join(', ')} not installed: ${files(n)} skipped the local-model suites; run \`npm run install:local-model\` to run them`,
+  browser: (missing, n) =>
+    `no Chromium at ${missing.join(', ')}: ${files(n)} skipped the real-browser suites; install Debian's \`chromium\` package ` +
+    '(or set OMOPTERM_CHROMIUM to a Chromium binary) to run them',
 };
 
 declare module 'vitest' {
