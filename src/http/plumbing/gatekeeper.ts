@@ -206,9 +206,12 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   async function admitPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const access = pageAccessOf(request)!;
     const secure = isSecureTransport(request);
+    // Static files (fingerprinted, cacheable) draw on the address's bucket, not the key's: a page's own assets never
+    // use up a person's rate.
+    const staticFile = access === 'open' && request.routeOptions.config?.cacheable === true;
     const admission = await state.admit({
       secret: null,
-      session: sessionIdOf(request),
+      session: staticFile ? null : sessionIdOf(request),
       clientAddress: request.ip,
       anonymousRatePerSecond: options.anonymousRatePerSecond,
       meter: secure && access === 'signed-in',
