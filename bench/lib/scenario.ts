@@ -23,6 +23,11 @@ export interface BenchContext {
   release: string;
   /** Seeded random in [0, 1): scenarios pick the same inputs on every run. */
   random(): number;
+  /**
+   * Headers of a signed-in browser (session cookie, Accept: text/html) for page scenarios: pass them as a request's
+   * `headers`. Set by the harness after signing in with the bench key.
+   */
+  pageHeaders?: Record<string, string>;
   /** Up to `n` rows (objects keyed by column name) of `sql`, sampled uniformly by reservoir over the whole result. */
   sample<T>(sql: string, n: number, ...params: unknown[]): T[];
 }
