@@ -6,10 +6,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { chromiumMissing, describeViolations, launchBrowser, runAxe, signInThroughForm, tabTo, watchedContext, type WatchedContext } from '../helpers/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, chromiumMissing, describeViolations, launchBrowser, runAxe, signInThroughForm, tabTo, watchedContext, type WatchedContext } from '../helpers/browser.js';
 import { writeBrowserFixture } from './browser-fixture.js';
 
-describe.skipIf(chromiumMissing())('the browser front door, in Chromium', () => {
+describe.skipIf(chromiumMissing())('the browser front door, in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   let t: TestServer;
   let browser: Browser;
   const open: WatchedContext[] = [];

@@ -27,6 +27,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** Time one browser test may take: a few page loads each, on a machine whose cores the other test files share. */
+export const BROWSER_TEST_TIMEOUT_MS = 240_000;
+
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** True when there is no Chromium to drive (the calling test file is then noted, and its browser suites skip). */
@@ -46,17 +49,23 @@ export interface PageWatch {
   consoleErrors: string[];
   pageErrors: string[];
   cspViolations: string[];
-  /** Responses with status >= 400 (method, status, URL). */
+  /** Responses with status >= 400 (method, status, resource type, URL). */
   failedResponses: string[];
   /** Requests whose origin is not `origin`. */
   foreignRequests(origin: string): string[];
-  /** Everything that went wrong: console errors, page errors, CSP violations (empty when all is well). */
+  /**
+   * Everything that went wrong: console errors, page errors, CSP violations, and a failed request for anything but a
+   * whole page (an asset, an htmx fragment); a page answered 4xx (an error page the test asked for) is not a problem.
+   */
   problems(): string[];
   clear(): void;
 }
 
-/** Console messages Chromium writes by itself that say nothing about the page (the favicon it asks for). */
-const IGNORED_CONSOLE = [/favicon\.ico/];
+/**
+ * Console messages that say nothing more: the favicon Chromium asks for by itself, and "Failed to load resource",
+ * which Chromium writes for every 4xx response (failed requests are watched as responses instead).
+ */
+const IGNORED_CONSOLE = [/favicon\.ico/, /^Failed to load resource: the server responded with a status of 4\d\d/];
 
 export interface WatchedContext {
   context: BrowserContext;
@@ -82,14 +91,19 @@ export async function watchedContext(browser: Browser, options: { javaScriptEnab
     cspViolations: [],
     failedResponses: [],
     foreignRequests: (origin) => watch.requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin),
-    problems: () => [...watch.consoleErrors.map((e) => `console: ${e}`), ...watch.pageErrors.map((e) => `page error: ${e}`), ...watch.cspViolations.map((e) => `CSP: ${e}`)],
+    problems: () => [
+      ...watch.consoleErrors.map((e) => `console: ${e}`),
+      ...watch.pageErrors.map((e) => `page error: ${e}`),
+      ...watch.cspViolations.map((e) => `CSP: ${e}`),
+      ...watch.failedResponses.filter((r) => !r.includes(' document ')).map((r) => `request: ${r}`),
+    ],
     clear: () => {
       for (const list of [watch.requests, watch.consoleErrors, watch.pageErrors, watch.cspViolations, watch.failedResponses]) list.length = 0;
     },
   };
   context.on('request', (request) => watch.requests.push(request.url()));
   context.on('response', (response) => {
-    if (response.status() >= 400) watch.failedResponses.push(`${response.request().method()} ${response.status()} ${response.url()}`);
+    if (response.status() >= 400) watch.failedResponses.push(`${response.request().method()} ${response.status()} ${response.request().resourceType()} ${response.url()}`);
   });
   await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
     watch.cspViolations.push(text);
