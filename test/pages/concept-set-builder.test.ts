@@ -173,6 +173,7 @@ describe('adding items with the shared form', () => {
     expect(page.text).toMatch(/id="item-3-excl" name="is_excluded" value="true" checked/);
     expect(page.text).not.toMatch(/id="item-0-(desc|mapped|excl)"[^>]* checked/);
     expect(page.text).toContain('<a href="/concepts/100">100</a>');
+    expect(page.text).toContain('formaction="/concept-set/items/remove"');
   });
 
   it('refuses an unknown concept (404), a CPT4 concept for a key without validation (403), bad fields (400); nothing is stored', async () => {
@@ -200,6 +201,8 @@ describe('adding items with the shared form', () => {
     expect((await addViaForm(browser, ROOT, [], '//evil.example/x')).headers.location).toBe('/');
     expect((await addViaForm(browser, ROOT, [], 'https://evil.example/')).headers.location).toBe('/');
     expect((await addViaForm(browser, ROOT, [], '/concepts/100?vocab_release=2025.1')).headers.location).toBe('/concepts/100?vocab_release=2025.1');
+    expect((await addViaForm(browser, ROOT, [], '/search?q=caf\u00e9')).status).toBe(400);
+    expect((await addViaForm(browser, ROOT, [], '/x\r\nSet-Cookie: a=b')).status).toBe(400);
   });
 });
 
@@ -308,10 +311,19 @@ describe('import and export', () => {
     expect((await browser.post('/concept-set/import', { expression: csv, mode: 'merge' })).status).toBe(400);
   });
 
-  it('refuses a set over the item limit with a 413 page, keeping the set', async () => {
+  it('refuses a set over the item limit with a 413 page, keeping the set; the items table is paged', async () => {
     const browser = await signIn(t);
     const rows = Array.from({ length: 10_000 }, (_, i) => String(ROOT + (i % 3))).join('\n');
     expect((await browser.post('/concept-set/import', { expression: `Concept ID\n${rows}\n` })).status).toBe(303);
+    const page = await browser.get('/concept-set');
+    expect(page.status).toBe(200);
+    expect(Buffer.byteLength(page.text)).toBeLessThan(80_000);
+    expect(page.text.match(/<tr id="item-\d+">/g)).toHaveLength(50);
+    expect(page.text).toContain('Items page 1 of 200');
+    const last = await browser.get('/concept-set?items_page=200');
+    expect([...last.text.matchAll(/<tr id="item-(\d+)">/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 50 }, (_, i) => 9950 + i));
+    expect(last.text).toContain('<a href="/concept-set?items_page=199">Previous items</a>');
+    expect((await browser.get('/concept-set?items_page=201')).status).toBe(400);
     const over = await browser.post('/concept-set/import', { expression: 'Concept ID\n500\n', mode: 'append' });
     expect(over.status).toBe(413);
     expect(over.headers['content-type']).toBe('text/html; charset=utf-8');

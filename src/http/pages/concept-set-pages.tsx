@@ -35,6 +35,9 @@ export const BUILDER_PATH = '/concept-set';
 export const RESOLVED_PAGE_SIZE = 50;
 /** Highest page number of the resolved list (50 × 10,000 = 500,000 concepts). */
 export const MAX_RESOLVED_PAGE = 10_000;
+/** Items the items table shows a page (a set holds at most MAX_EXPRESSION_ITEMS = 10,000: 200 pages). */
+export const ITEMS_PAGE_SIZE = 50;
+const MAX_ITEMS_PAGE = Math.ceil(MAX_EXPRESSION_ITEMS / ITEMS_PAGE_SIZE);
 /** Concepts shown of each part of a comparison, and of the gains and losses of a release diff. */
 export const COMPARE_SAMPLE = 10;
 export const DIFF_SAMPLE = 20;
@@ -95,14 +98,29 @@ function indexField(form: Form, items: readonly ConceptSetItem[]): number {
 function returnPath(form: Form): string {
   const value = textField(form, 'return_to', MAX_RETURN_PATH);
   if (value === undefined || value === '') return BUILDER_PATH;
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw badField('return_to', 'must be a path on this server.');
+  // A Location header holds printable ASCII only (a browser sends its paths percent-encoded).
+  if (!/^[\x21-\x7e]+$/.test(value)) throw badField('return_to', 'must be a path on this server (printable ASCII, percent-encoded).');
   return localReturnPath(value);
 }
 
 interface BuilderQuery {
+  /** Page of the resolved concepts. */
   page: number;
+  /** Page of the items table. */
+  itemsPage: number;
   optimize: boolean;
   diffTo?: string;
+}
+
+/** A link to the builder with the page's state (both pages, optimise preview, diff release) and these changes. */
+function builderLink(ctx: PageContext, query: BuilderQuery, changes: Partial<BuilderQuery> = {}): string {
+  const q = { ...query, ...changes };
+  return ctx.link(BUILDER_PATH, {
+    items_page: q.itemsPage > 1 ? q.itemsPage : undefined,
+    page: q.page > 1 ? q.page : undefined,
+    optimize: q.optimize ? 1 : undefined,
+    diff_to: q.diffTo,
+  });
 }
 
 function queryParameter(request: FastifyRequest, name: string, maxLength: number): string | undefined {
@@ -113,18 +131,24 @@ function queryParameter(request: FastifyRequest, name: string, maxLength: number
   return value;
 }
 
-function builderQuery(request: FastifyRequest): BuilderQuery {
-  const pageText = queryParameter(request, 'page', 12);
-  const page = pageText === undefined || pageText === '' ? 1 : /^\d{1,6}$/.test(pageText) ? Number(pageText) : NaN;
-  if (!Number.isInteger(page) || page < 1 || page > MAX_RESOLVED_PAGE) {
-    throw validationError(`Invalid query parameter 'page': must be an integer from 1 to ${MAX_RESOLVED_PAGE}, got ${JSON.stringify(pageText)}.`, { parameter: 'page' });
+function pageNumber(request: FastifyRequest, name: string, max: number): number {
+  const text = queryParameter(request, name, 12);
+  const page = text === undefined || text === '' ? 1 : /^\d{1,6}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(page) || page < 1 || page > max) {
+    throw validationError(`Invalid query parameter '${name}': must be an integer from 1 to ${max}, got ${JSON.stringify(text)}.`, { parameter: name });
   }
+  return page;
+}
+
+function builderQuery(request: FastifyRequest): BuilderQuery {
+  const page = pageNumber(request, 'page', MAX_RESOLVED_PAGE);
+  const itemsPage = pageNumber(request, 'items_page', MAX_ITEMS_PAGE);
   const optimizeText = queryParameter(request, 'optimize', 10);
   if (optimizeText !== undefined && !['', '1', 'true', '0', 'false'].includes(optimizeText)) {
     throw validationError(`Invalid query parameter 'optimize': must be 1 or true, got ${JSON.stringify(optimizeText)}.`, { parameter: 'optimize' });
   }
   const diffTo = queryParameter(request, 'diff_to', 100)?.trim();
-  return { page, optimize: optimizeText === '1' || optimizeText === 'true', diffTo: diffTo || undefined };
+  return { page, itemsPage, optimize: optimizeText === '1' || optimizeText === 'true', diffTo: diffTo || undefined };
 }
 
 /** The concepts with these ids that the caller may see, by id. */
@@ -144,18 +168,35 @@ function Flags({ item }: { item: ConceptSetItem }): VNode {
 }
 
 /** The items table: each item's concept, status and contribution, its three flags (editable) and a remove button. */
-function ItemsSection({ ctx, items, resolved, concepts }: { ctx: PageContext; items: ConceptSetItem[]; resolved: ResolvedPage; concepts: Map<number, ConceptRecord> }): VNode {
+function ItemsSection({
+  ctx,
+  query,
+  items,
+  resolved,
+  concepts,
+}: {
+  ctx: PageContext;
+  query: BuilderQuery;
+  items: ConceptSetItem[];
+  resolved: ResolvedPage;
+  concepts: Map<number, ConceptRecord>;
+}): VNode {
+  const first = (query.itemsPage - 1) * ITEMS_PAGE_SIZE;
+  const shown = items.slice(first, first + ITEMS_PAGE_SIZE);
+  const pages = Math.max(1, Math.ceil(items.length / ITEMS_PAGE_SIZE));
   return (
     <section aria-labelledby="items-heading">
       <h2 id="items-heading">Items ({number(items.length)})</h2>
       {items.length === 0 ? (
         <p id="empty-set">
           The set is empty. Add concepts with <strong>Add to set</strong> on <a href={ctx.link('/search')}>search results</a> and concept pages, or
-          import an ATLAS expression below.
+          <a href="#import-heading">import</a> an ATLAS expression or CSV.
         </p>
       ) : (
         <table class="data" id="set-items">
-          <caption class="visually-hidden">Items of the concept set, with their flags</caption>
+          <caption class={pages > 1 ? undefined : 'visually-hidden'}>
+            Items {number(first + 1)}–{number(first + shown.length)} of {number(items.length)}, with their flags
+          </caption>
           <thead>
             <tr>
               <th scope="col" class="num">
@@ -168,11 +209,11 @@ function ItemsSection({ ctx, items, resolved, concepts }: { ctx: PageContext; it
                 Concepts
               </th>
               <th scope="col">Flags</th>
-              <th scope="col">Remove</th>
             </tr>
           </thead>
           <tbody>
-            {items.map((item, index) => {
+            {shown.map((item, at) => {
+              const index = first + at;
               const concept = concepts.get(item.conceptId);
               const outcome = resolved.summary.items[index];
               const status = outcome?.status ?? 'resolved';
@@ -208,17 +249,10 @@ function ItemsSection({ ctx, items, resolved, concepts }: { ctx: PageContext; it
                       <label for={id('mapped')}>mapped</label>
                       <input type="checkbox" id={id('excl')} name="is_excluded" value="true" checked={item.isExcluded} />
                       <label for={id('excl')}>exclude</label>
-                      <button type="submit" class="small" aria-label={`Update the flags of item ${index + 1} (concept ${item.conceptId})`}>
+                      <button type="submit" class="small" aria-label={`Update the flags of item ${index + 1}`}>
                         Update
                       </button>
-                    </form>
-                  </td>
-                  <td>
-                    <form method="post" action={ctx.link(`${BUILDER_PATH}/items/remove`)}>
-                      <CsrfField ctx={ctx} />
-                      <input type="hidden" name="index" value={String(index)} />
-                      <input type="hidden" name="concept_id" value={String(item.conceptId)} />
-                      <button type="submit" class="small" aria-label={`Remove item ${index + 1} (concept ${item.conceptId})`}>
+                      <button type="submit" class="small" formaction={ctx.link(`${BUILDER_PATH}/items/remove`)} aria-label={`Remove item ${index + 1}`}>
                         Remove
                       </button>
                     </form>
@@ -229,6 +263,15 @@ function ItemsSection({ ctx, items, resolved, concepts }: { ctx: PageContext; it
           </tbody>
         </table>
       )}
+      {pages > 1 ? (
+        <nav class="pager" aria-label="Pages of items">
+          {query.itemsPage > 1 ? <a href={builderLink(ctx, query, { itemsPage: query.itemsPage - 1 })}>Previous items</a> : null}
+          <span>
+            Items page {number(query.itemsPage)} of {number(pages)}
+          </span>
+          {query.itemsPage < pages ? <a href={builderLink(ctx, query, { itemsPage: query.itemsPage + 1 })}>Next items</a> : null}
+        </nav>
+      ) : null}
       {items.length > 0 ? (
         <div class="row">
           <form method="post" action={ctx.link(`${BUILDER_PATH}/clear`)}>
@@ -286,7 +329,7 @@ function ResolvedSection({ ctx, query, resolved }: { ctx: PageContext; query: Bu
   const { summary } = resolved;
   const pages = Math.max(1, Math.ceil(summary.total / RESOLVED_PAGE_SIZE));
   const first = (query.page - 1) * RESOLVED_PAGE_SIZE;
-  const link = (page: number) => ctx.link(BUILDER_PATH, { page: page > 1 ? page : undefined, optimize: query.optimize ? 1 : undefined, diff_to: query.diffTo });
+  const link = (page: number) => builderLink(ctx, query, { page });
   const byCount = (counts: Record<string, number>) =>
     Object.entries(counts)
       .map(([name, n]) => `${name} ${number(n)}`)
@@ -354,7 +397,7 @@ function OptimizeSection({ ctx, query, items, optimization }: { ctx: PageContext
         <p>
           Optimising removes the items that add nothing (concepts not in the release, items another item already covers, exclusions that remove
           nothing); the resolution stays the same.{' '}
-          {items.length > 0 ? <a href={ctx.link(BUILDER_PATH, { optimize: 1, diff_to: query.diffTo })}>Show what optimising removes</a> : null}
+          {items.length > 0 ? <a href={builderLink(ctx, query, { optimize: true })}>Show what optimising removes</a> : null}
         </p>
       ) : optimization.removed_items.length === 0 ? (
         <p id="optimize-result">Nothing to remove: every item adds to the set.</p>
@@ -396,7 +439,7 @@ function OptimizeSection({ ctx, query, items, optimization }: { ctx: PageContext
             <button type="submit" class="primary">
               Apply: remove these items
             </button>{' '}
-            <a href={ctx.link(BUILDER_PATH)}>Cancel</a>
+            <a href={builderLink(ctx, query, { optimize: false })}>Cancel</a>
           </form>
         </div>
       )}
@@ -424,7 +467,8 @@ function CompareSection({ ctx, comparison, concepts, otherItems }: { ctx: PageCo
       {comparison ? (
         <div id="compare-result">
           <p>
-            This set (A, {number(comparison.a.total)} concepts) against the other set (B, {number(otherItems ?? 0)} items, {number(comparison.b.total)} concepts) in release{' '}
+            This set (A, {number(comparison.a.total)} concepts) against the other set (B, {number(otherItems ?? 0)} item{otherItems === 1 ? '' : 's'},{' '}
+            {number(comparison.b.total)} concepts) in release{' '}
             {ctx.view!.label}:
           </p>
           <table class="data">
@@ -636,7 +680,7 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
       diff = await diffConceptSet(view, to, expression, { offset: 0, limit: DIFF_SAMPLE });
     }
     const concepts = visibleConcepts(view, [
-      ...items.map((i) => i.conceptId),
+      ...items.slice((query.itemsPage - 1) * ITEMS_PAGE_SIZE, query.itemsPage * ITEMS_PAGE_SIZE).map((i) => i.conceptId),
       ...(comparison ? [comparison.only_in_a, comparison.only_in_b, comparison.in_both].flatMap((p) => p.concept_ids) : []),
     ]);
     return sendPage(reply, ctx, {
@@ -648,13 +692,13 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
           The set lives in this browser session (until you sign out or the session ends): export it to keep it. Resolution follows ATLAS (circe)
           rules, for release {view.label} and your key's licences.
         </p>,
-        <ItemsSection ctx={ctx} items={items} resolved={resolved} concepts={concepts} />,
+        <ItemsSection ctx={ctx} query={query} items={items} resolved={resolved} concepts={concepts} />,
         <ResolvedSection ctx={ctx} query={query} resolved={resolved} />,
+        <ExportSection ctx={ctx} items={items} />,
         <OptimizeSection ctx={ctx} query={query} items={items} optimization={optimization} />,
         <CompareSection ctx={ctx} comparison={comparison} concepts={concepts} otherItems={sets.compare?.length} />,
         <DiffSection ctx={ctx} query={query} diff={diff} />,
         <ImportSection ctx={ctx} />,
-        <ExportSection ctx={ctx} items={items} />,
       ],
     });
   });
