@@ -324,6 +324,11 @@ describe('import and export', () => {
     expect([...last.text.matchAll(/<tr id="item-(\d+)">/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 50 }, (_, i) => 9950 + i));
     expect(last.text).toContain('<a href="/concept-set?items_page=199">Previous items</a>');
     expect((await browser.get('/concept-set?items_page=201')).status).toBe(400);
+    // The optimise preview lists 50 of the 9,997 redundant items (10,000 items naming three concepts) and counts the rest.
+    const preview = await browser.get('/concept-set?optimize=1');
+    expect(Buffer.byteLength(preview.text)).toBeLessThan(80_000);
+    expect(preview.text).toContain('Optimising removes 9,997 of 10,000 items');
+    expect(preview.text).toContain('…and 9,947 more items.');
     const over = await browser.post('/concept-set/import', { expression: 'Concept ID\n500\n', mode: 'append' });
     expect(over.status).toBe(413);
     expect(over.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -41,6 +41,8 @@ const MAX_ITEMS_PAGE = Math.ceil(MAX_EXPRESSION_ITEMS / ITEMS_PAGE_SIZE);
 /** Concepts shown of each part of a comparison, and of the gains and losses of a release diff. */
 export const COMPARE_SAMPLE = 10;
 export const DIFF_SAMPLE = 20;
+/** Removed items the optimise preview lists (the rest are counted). */
+export const OPTIMIZE_SAMPLE = 50;
 const MAX_RETURN_PATH = 2000;
 
 const number = (n: number) => n.toLocaleString('en-US');
@@ -420,7 +422,7 @@ function OptimizeSection({ ctx, query, items, optimization }: { ctx: PageContext
               </tr>
             </thead>
             <tbody>
-              {optimization.removed_items.map((r) => (
+              {optimization.removed_items.slice(0, OPTIMIZE_SAMPLE).map((r) => (
                 <tr>
                   <td class="num">{String(r.index + 1)}</td>
                   <td>
@@ -434,6 +436,9 @@ function OptimizeSection({ ctx, query, items, optimization }: { ctx: PageContext
               ))}
             </tbody>
           </table>
+          {optimization.removed_items.length > OPTIMIZE_SAMPLE ? (
+            <p>…and {number(optimization.removed_items.length - OPTIMIZE_SAMPLE)} more items.</p>
+          ) : null}
           <form method="post" action={ctx.link(`${BUILDER_PATH}/optimize`)}>
             <CsrfField ctx={ctx} />
             <button type="submit" class="primary">
