@@ -322,7 +322,7 @@ describe('import and export', () => {
     expect(page.text).toContain('Items page 1 of 200');
     const last = await browser.get('/concept-set?items_page=200');
     expect([...last.text.matchAll(/<tr id="item-(\d+)">/g)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 50 }, (_, i) => 9950 + i));
-    expect(last.text).toContain('<a href="/concept-set?items_page=199">Previous items</a>');
+    expect(last.text).toContain('<a href="/concept-set?items_page=199" rel="prev" hx-get="/concept-set?items_page=199" hx-select="#items-section"');
     expect((await browser.get('/concept-set?items_page=201')).status).toBe(400);
     // The optimise preview lists 50 of the 9,997 redundant items (10,000 items naming three concepts) and counts the rest.
     const preview = await browser.get('/concept-set?optimize=1');

@@ -160,6 +160,15 @@ function visibleConcepts(view: ReleaseView, ids: readonly number[]): Map<number,
 
 const standardCaption = (flag: ConceptRecord['standard_concept']) => (flag === 'S' ? 'Standard' : flag === 'C' ? 'Classification' : 'Non-standard');
 
+/** A pager link: a plain link that htmx, when it runs, turns into a swap of its own section (the URL still changes). */
+function PagerLink({ href, section, rel, children }: { href: string; section: string; rel?: string; children: string }): VNode {
+  return (
+    <a href={href} rel={rel} hx-get={href} hx-select={`#${section}`} hx-target={`#${section}`} hx-swap="outerHTML" hx-push-url="true">
+      {children}
+    </a>
+  );
+}
+
 function ConceptLink({ ctx, id }: { ctx: PageContext; id: number }): VNode {
   return <a href={ctx.link(`/concepts/${id}`)}>{String(id)}</a>;
 }
@@ -187,7 +196,7 @@ function ItemsSection({
   const shown = items.slice(first, first + ITEMS_PAGE_SIZE);
   const pages = Math.max(1, Math.ceil(items.length / ITEMS_PAGE_SIZE));
   return (
-    <section aria-labelledby="items-heading">
+    <section aria-labelledby="items-heading" id="items-section">
       <h2 id="items-heading">Items ({number(items.length)})</h2>
       {items.length === 0 ? (
         <p id="empty-set">
@@ -267,11 +276,19 @@ function ItemsSection({
       )}
       {pages > 1 ? (
         <nav class="pager" aria-label="Pages of items">
-          {query.itemsPage > 1 ? <a href={builderLink(ctx, query, { itemsPage: query.itemsPage - 1 })}>Previous items</a> : null}
+          {query.itemsPage > 1 ? (
+            <PagerLink href={builderLink(ctx, query, { itemsPage: query.itemsPage - 1 })} section="items-section" rel="prev">
+              Previous items
+            </PagerLink>
+          ) : null}
           <span>
             Items page {number(query.itemsPage)} of {number(pages)}
           </span>
-          {query.itemsPage < pages ? <a href={builderLink(ctx, query, { itemsPage: query.itemsPage + 1 })}>Next items</a> : null}
+          {query.itemsPage < pages ? (
+            <PagerLink href={builderLink(ctx, query, { itemsPage: query.itemsPage + 1 })} section="items-section" rel="next">
+              Next items
+            </PagerLink>
+          ) : null}
         </nav>
       ) : null}
       {items.length > 0 ? (
@@ -337,7 +354,7 @@ function ResolvedSection({ ctx, query, resolved }: { ctx: PageContext; query: Bu
       .map(([name, n]) => `${name} ${number(n)}`)
       .join(', ');
   return (
-    <section aria-labelledby="resolved-heading">
+    <section aria-labelledby="resolved-heading" id="resolved-section">
       <h2 id="resolved-heading">Resolved concepts</h2>
       <p>
         The set resolves to <strong id="resolved-count">{number(summary.total)}</strong> concept{summary.total === 1 ? '' : 's'} in release{' '}
@@ -373,17 +390,17 @@ function ResolvedSection({ ctx, query, resolved }: { ctx: PageContext; query: Bu
       {pages > 1 ? (
         <nav class="pager" aria-label="Pages of resolved concepts">
           {query.page > 1 ? (
-            <a href={link(query.page - 1)} rel="prev">
+            <PagerLink href={link(query.page - 1)} section="resolved-section" rel="prev">
               Previous
-            </a>
+            </PagerLink>
           ) : null}
           <span>
             Page {number(query.page)} of {number(pages)}
           </span>
           {query.page < pages && query.page < MAX_RESOLVED_PAGE ? (
-            <a href={link(query.page + 1)} rel="next">
+            <PagerLink href={link(query.page + 1)} section="resolved-section" rel="next">
               Next
-            </a>
+            </PagerLink>
           ) : null}
         </nav>
       ) : null}
