@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddToConceptSet } from '../../src/http/pages/concept-set-controls.js';
 import type { PageContext } from '../../src/http/pages/page-context.js';
 import { readAtlasCsv } from '../../src/services/concept-sets/expression-formats.js';
+import { MAX_SESSION_DATA_BYTES } from '../../src/state/state-store.js';
 import { writeAthenaFixture, type FixtureConcept, type FixtureRelationship } from '../helpers/athena-fixture.js';
-import { signIn, type PageClient } from '../helpers/page-client.js';
+import { pageClient, signIn, type PageClient } from '../helpers/page-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const ROOT = 100;
@@ -337,6 +338,25 @@ describe('import and export', () => {
   });
 });
 
+describe('the session limit', () => {
+  it('refuses (413 page) a change that would take the session data over MAX_SESSION_DATA_BYTES, keeping what was there', async () => {
+    const browser = await signIn(t);
+    await addViaForm(browser, ROOT, []);
+    const sessionId = /omopterm_session=([^;]+)/.exec(browser.cookie)![1]!;
+    // Another page's state fills the session up to a few bytes below the limit.
+    const data = JSON.parse((await t.server.state.readSessionData(sessionId))!);
+    data.otherPage = '';
+    data.otherPage = 'x'.repeat(MAX_SESSION_DATA_BYTES - Buffer.byteLength(JSON.stringify(data)) - 5);
+    expect(await t.server.state.writeSessionData(sessionId, JSON.stringify(data))).toBe(true);
+    const res = await addViaForm(browser, CHILD, []);
+    expect(res.status).toBe(413);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain(`at most ${MAX_SESSION_DATA_BYTES}`);
+    expect(JSON.parse((await exportOf(browser, 'format=atlas')).text)).toEqual({ items: [item(ROOT)] });
+    expect(JSON.parse((await t.server.state.readSessionData(sessionId))!).otherPage).toBe(data.otherPage);
+  });
+});
+
 describe('licences', () => {
   const withCpt4 = { items: [item(ROOT, { includeDescendants: true, includeMapped: true }), item(CPT4_CHILD)] };
 
@@ -485,5 +505,28 @@ describe('output and parameters', () => {
     }
     expect(page.text).not.toMatch(/ style=| on[a-z]+=/);
     expect(Buffer.byteLength(page.text)).toBeLessThan(80_000);
+  });
+});
+
+describe('browsing without a key (--browse-without-key)', () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer({ releases: [{ dir: writeAthenaFixture(base), label: '2025.1', makeDefault: true }], browseWithoutKey: true });
+  }, 120_000);
+  afterAll(async () => open?.close());
+
+  it('keeps a set in the anonymous session, under the anonymous licence rules', async () => {
+    const first = await pageClient(open).get('/concept-set');
+    expect(first.status).toBe(200);
+    const session = /omopterm_session=([^;]+)/.exec(([] as string[]).concat(first.headers['set-cookie'] ?? []).join('\n'))![1]!;
+    const browser = pageClient(open, `omopterm_session=${session}`);
+    const form = addFormFields(ROOT);
+    expect((await browser.post(form.action, { concept_id: String(ROOT), include_descendants: 'true' })).status).toBe(303);
+    expect((await browser.post(form.action, { concept_id: String(CPT4_CHILD) })).status).toBe(403);
+    const page = await browser.get('/concept-set');
+    expect(page.text).toContain('id="set-items"');
+    expect(page.text).not.toContain(CPT4_NAME);
+    const resolved = await open.request('/v1/concept-sets/resolve', { method: 'POST', body: { expression: { items: [item(ROOT, { includeDescendants: true })] } } });
+    expect(resolvedCount(page.text)).toBe(resolved.body.data.summary.total);
   });
 });
