@@ -61,13 +61,15 @@ try {
 
   await shot('home', at('/'));
   await shot('search', at('/search', { q: 'type 2 diabetes' }));
-  await shot('concept', at('/concepts/201826'), async () => {
-    // Open the first child in the tree, so the picture shows it expanding.
-    const details = page.locator('#children details').first();
+  await shot('concept', at('/concepts/201826'));
+  // The hierarchy of Diabetes mellitus with its child Type 2 diabetes mellitus opened in place.
+  await shot('concept-tree', at('/concepts/201820'), async () => {
+    const details = page.locator('#children details[hx-get^="/concepts/201826/"]').first();
     if (await details.count()) {
       await details.locator('summary').click({ position: { x: 2, y: 2 } });
       await details.locator('.children > li').first().waitFor({ timeout: 5000 }).catch(() => undefined);
     }
+    await page.locator('#hierarchy-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
   });
   await shot('vocabularies', at('/vocabularies'));
   await shot('vocabulary', at('/vocabularies/SNOMED'));
