@@ -11,6 +11,7 @@ import { registerAssetRoutes } from './assets.js';
 import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
+import { registerSearchPages } from './search-page.js';
 import { registerSignInPages } from './sign-in.js';
 
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
@@ -23,5 +24,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     await pages.register(formbody, { bodyLimit: MAX_FORM_BYTES });
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
+    registerSearchPages(pages, options);
   });
 }
