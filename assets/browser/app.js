@@ -36,3 +36,22 @@
     document.documentElement.classList.add('js');
   });
 })();
+// Search page (search-page.tsx): the autocomplete list closes on Escape and when the search is submitted.
+(function () {
+  'use strict';
+  function clearSuggestions() {
+    var list = document.getElementById('search-suggestions');
+    if (list) list.innerHTML = '';
+  }
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== 'Escape') return;
+    var inSuggest = event.target.closest && (event.target.closest('#search-suggestions') || event.target.id === 'search-q');
+    if (!inSuggest) return;
+    clearSuggestions();
+    var field = document.getElementById('search-q');
+    if (field) field.focus();
+  });
+  document.addEventListener('submit', function (event) {
+    if (event.target && event.target.id === 'search-form') clearSuggestions();
+  });
+})();

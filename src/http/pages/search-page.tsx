@@ -27,8 +27,9 @@ import { pageContext, type PageContext, type PagesOptions } from './page-context
 export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
 export const SEARCH_DEFAULT_PAGE_SIZE = 20;
-export const SEARCH_MAX_PAGE_SIZE = 100;
-export const SEARCH_PAGE_SIZES = [10, 20, 50, 100] as const;
+/** A result row with its add-to-set form is about 1.2 kB: 50 rows keep a page's HTML near 70 kB. */
+export const SEARCH_MAX_PAGE_SIZE = 50;
+export const SEARCH_PAGE_SIZES = [10, 20, 50] as const;
 /** The page shows results up to this depth: (page − 1) × page_size + page_size must not exceed it. */
 export const KEYWORD_MAX_DEPTH = 10_000;
 /** Semantic search scores a few thousand candidates at most; deeper pages would be empty. */
@@ -557,7 +558,7 @@ function SearchForm({ ctx, state }: { ctx: PageContext; state: SearchState }): V
             hx-trigger="input changed delay:250ms"
             hx-target="#search-suggestions"
             hx-swap="innerHTML"
-            hx-sync="this:replace"
+            hx-sync="closest form:abort"
           />
           <ul id="search-suggestions" class="suggestions" aria-label="Suggestions"></ul>
         </div>
