@@ -4,6 +4,7 @@
  * naming the parameter, the autocomplete fragment, and semantic mode identical to GET /v1/search/semantic.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRelease } from '../../src/importer/load-release.js';
 import { signIn, type PageClient } from '../helpers/page-client.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { writeAthenaFixture, type FixtureConcept } from '../helpers/athena-fixture.js';
@@ -47,6 +48,9 @@ let browser: PageClient;
 beforeAll(async () => {
   const fixture = writeAthenaFixture({ concepts: CONCEPTS, synonyms: [[4329847, 'Heart attack']] });
   t = await startTestServer({ releases: [{ dir: fixture, label: '2025.2', makeDefault: true }] });
+  // the same vocabulary without vectors (`omopterm load --skip-embeddings`)
+  await loadRelease({ sourceDir: fixture, dataDir: t.dataDir, label: '2025.1', quiet: true, embeddings: false });
+  t.server.registry.rescan();
   browser = await signIn(t);
 }, 120_000);
 afterAll(async () => {
@@ -277,7 +281,29 @@ describe('semantic mode', () => {
     expect(res.text).toContain('<input type="radio" id="mode-semantic" name="mode" value="semantic" checked/>');
     // the synonym that matched is shown
     expect(res.text).toContain('matched: <mark>Heart</mark> <mark>attack</mark>');
-    // facets count the results found
+    // facets count the results found (the results above the threshold)
     expect(Object.values(facetCounts(res.text, 'vocabulary')).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ids.length);
+  });
+
+  it('says so, with a way back to keyword search, when the release has no vectors (503)', async () => {
+    const res = await browser.get('/search?q=heart+attack&mode=semantic&vocab_release=2025.1');
+    expect(res.status).toBe(503);
+    expect(res.text).toMatch(/<p role="alert" class="error">[^<]*omopterm embed --release 2025\.1/);
+    expect(res.text).toContain('href="/search?q=heart+attack&amp;vocab_release=2025.1"');
+    expect(res.text).toContain('<input id="search-q" name="q" type="search" value="heart attack"');
+  });
+});
+
+describe('htmx enhancement', () => {
+  it('swaps #search-results in place from the same full URLs the links and the form load without script', async () => {
+    const res = await browser.get('/search?q=probe');
+    expect(res.text).toContain(
+      '<div id="search-results" hx-target="#search-results" hx-select="#search-results" hx-swap="outerHTML" hx-select-oob="#search-state" hx-push-url="true">',
+    );
+    expect(res.text).toMatch(/<form id="search-form" class="search-form" method="get" action="\/search" role="search" hx-get="\/search" hx-target="#search-results" hx-select="#search-results"/);
+    for (const m of resultsOf(res.text).matchAll(/<a href="(\/search\?[^"]*)"( hx-get="([^"]*)")?/g)) expect(m[3], m[1]).toBe(m[1]);
+    // the suggestions field asks the fragment route, keeping the filters and the release
+    const filtered = await browser.get('/search?q=probe&vocabulary=LOINC&vocab_release=2025.2');
+    expect(filtered.text).toContain('hx-get="/search/suggest?vocabulary=LOINC&amp;vocab_release=2025.2"');
   });
 });

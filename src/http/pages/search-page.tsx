@@ -419,7 +419,7 @@ function ResultTable({ ctx, state, outcome }: { ctx: PageContext; state: SearchS
                 <StandardBadge flag={c.standard_concept} /> <InvalidBadge reason={c.invalid_reason} known={c.invalid_reason === undefined && state.validity === 'invalid'} />
               </td>
               {semantic ? <td class="num">{similarity?.toFixed(2)}</td> : null}
-              <td>
+              <td class="set">
                 <AddToConceptSet ctx={ctx} conceptId={c.concept_id} label={c.concept_name} compact />
               </td>
             </tr>
@@ -499,7 +499,7 @@ function Results({ ctx, state, outcome, error }: { ctx: PageContext; state: Sear
     <div {...swap}>
       <div class="layout-2">
         <Facets ctx={ctx} state={state} outcome={outcome} />
-        <section aria-labelledby="results-heading">
+        <section class="results-section" aria-labelledby="results-heading">
           <h2 id="results-heading">Results</h2>
           <p class="summary" role="status">
             {outcome.rows.length > 0
@@ -516,7 +516,7 @@ function Results({ ctx, state, outcome, error }: { ctx: PageContext; state: Sear
               <a {...swapLink(searchUrl(ctx, { ...state, page: 1 }))}>First page</a>
             </p>
           ) : null}
-          {outcome.total > 0 || state.page > 1 ? <Pager ctx={ctx} state={state} outcome={outcome} /> : null}
+          {outcome.hasNext || state.page > 1 ? <Pager ctx={ctx} state={state} outcome={outcome} /> : null}
         </section>
       </div>
     </div>
