@@ -51,7 +51,20 @@
     var field = document.getElementById('search-q');
     if (field) field.focus();
   });
+  // A suggestion request whose delay runs out after the search was submitted is not sent.
+  var typedAt = 0;
+  var submittedAt = 0;
+  document.addEventListener('input', function (event) {
+    if (event.target && event.target.id === 'search-q') typedAt = Date.now();
+  });
   document.addEventListener('submit', function (event) {
-    if (event.target && event.target.id === 'search-form') clearSuggestions();
+    if (event.target && event.target.id === 'search-form') {
+      submittedAt = Date.now();
+      clearSuggestions();
+    }
+  });
+  document.addEventListener('htmx:beforeRequest', function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id === 'search-q' && submittedAt >= typedAt) event.preventDefault();
   });
 })();
