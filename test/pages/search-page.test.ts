@@ -168,6 +168,9 @@ describe('GET /search', () => {
     // the filter travels with the form
     expect(filtered.text).toContain('<input type="hidden" name="vocabulary" value="SNOMED"/>');
 
+    // valid and invalid together: the sum, in the order of GET /v1/search/concepts?include_invalid=true
+    const both = await browser.get('/search?q=diabetes&validity=all');
+    expect(rowIds(both.text)).toHaveLength(expected.length + invalid);
     // invalid only
     const onlyInvalid = await browser.get('/search?q=diabetes&validity=invalid');
     expect(rowIds(onlyInvalid.text).sort()).toEqual([7000004, 7000005]);
@@ -208,6 +211,12 @@ describe('GET /search', () => {
     expect(third.text).not.toContain('rel="next"');
     // every row on exactly one page
     expect(new Set([...rowIds(first.text), ...rowIds(second.text), ...rowIds(third.text)]).size).toBe(all);
+    // a page past the end (within the served depth) says so and links back to the first page
+    const past = await browser.get('/search?q=probe&page=9');
+    expect(past.status).toBe(200);
+    expect(rowIds(past.text)).toEqual([]);
+    expect(past.text).toContain(`No results on page 9: there are ${all} results for “probe”.`);
+    expect(past.text).toContain('href="/search?q=probe"');
     const big = await browser.get('/search?q=probe&page_size=50');
     expect(rowIds(big.text)).toHaveLength(all);
     expect(big.text.length).toBeLessThan(80_000);
