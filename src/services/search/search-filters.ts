@@ -18,7 +18,7 @@ export interface SearchFilters {
   /** 'N' means non-standard (standard_concept null). */
   standardConcepts?: StandardFlag[];
   includeInvalid?: boolean;
-  /** Only deprecated or replaced concepts (the browser's validity=invalid); used with includeInvalid. */
+  /** Only deprecated or replaced concepts (the browser's validity=invalid); implies includeInvalid. */
   invalidOnly?: boolean;
 }
 
