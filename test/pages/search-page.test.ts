@@ -174,6 +174,10 @@ describe('GET /search', () => {
     // invalid only
     const onlyInvalid = await browser.get('/search?q=diabetes&validity=invalid');
     expect(rowIds(onlyInvalid.text).sort()).toEqual([7000004, 7000005]);
+    // in the order GET /v1/search/concepts?include_invalid=true ranks them
+    const withInvalid = await t.request('/v1/search/concepts?query=diabetes&include_invalid=true&page_size=50');
+    const invalidIds = new Set(CONCEPTS.filter((c) => c.invalid_reason).map((c) => c.concept_id));
+    expect(rowIds(onlyInvalid.text)).toEqual(withInvalid.body.data.map((c: { concept_id: number }) => c.concept_id).filter((id: number) => invalidIds.has(id)));
   });
 
   it('never shows CPT4 to a key without CPT4 validation, in rows or facets; shows it to a validated key', async () => {
