@@ -29,6 +29,8 @@ const HTMX_CONFIG = JSON.stringify({
   allowScriptTags: false,
   selfRequestsOnly: true,
   historyCacheSize: 0,
+  // htmx copies these from old to new elements while settling; copying `style` is an inline style the CSP refuses.
+  attributesToSettle: ['class', 'width', 'height'],
 });
 
 export interface PageContent {

@@ -12,6 +12,7 @@ import { registerConceptSetPages } from './concept-set-pages.js';
 import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
+import { registerSearchPages } from './search-page.js';
 import { registerSignInPages } from './sign-in.js';
 
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
@@ -25,5 +26,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
     registerConceptSetPages(pages, options);
+    registerSearchPages(pages, options);
   });
 }
