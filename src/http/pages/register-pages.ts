@@ -12,6 +12,8 @@ import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
 import { registerSignInPages } from './sign-in.js';
+import { registerMappingQualityPage } from './mapping-quality-page.js';
+import { registerVocabularyPages } from './vocabulary-pages.js';
 
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
 export const MAX_FORM_BYTES = 2 * 1024 * 1024;
@@ -23,5 +25,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     await pages.register(formbody, { bodyLimit: MAX_FORM_BYTES });
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
+    registerVocabularyPages(pages, options);
+    registerMappingQualityPage(pages, options);
   });
 }
