@@ -190,6 +190,15 @@ describe('GET /vocabularies', () => {
     expect(decode(element(none.text, 'p', 'vocabulary-count'))).toBe('No vocabulary matches “nothing-like-this”.');
   });
 
+  it('orders the largest vocabularies first on request (sort=concepts)', async () => {
+    const res = await browser.get('/vocabularies?sort=concepts');
+    expect(res.status).toBe(200);
+    const listed = rows(element(res.text, 'table', 'vocabulary-table')).map((r) => decode(r[0]!));
+    const bySize = vocabularyIds.filter((id) => id !== 'CPT4' && id !== 'GPI').sort((x, y) => of(y).length - of(x).length || x.localeCompare(y));
+    expect(listed).toEqual(bySize);
+    expect(element(res.text, 'select', 'vocabulary-sort')).toContain('<option value="concepts" selected>');
+  });
+
   it('shows a vocabulary name with markup as text', async () => {
     const res = await browser.get('/vocabularies');
     expect(res.text).not.toContain(HOSTILE_VOCABULARY);

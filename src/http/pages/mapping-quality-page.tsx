@@ -254,7 +254,7 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
     <>
       <section aria-labelledby="overview-heading" id="overview">
         <h2 id="overview-heading">Overview</h2>
-        <table class="data" id="overview-table">
+        <table class="data figures" id="overview-table">
           <caption class="visually-hidden">The pair's figures</caption>
           <tbody>
             <tr>

@@ -25,9 +25,12 @@ export const STATISTICS_TABLE_PAGE_SIZE = 50;
 
 const PageParam = { type: 'integer', minimum: 1, maximum: MAX_PAGE } as const;
 
+/** The list's orders: the service's, and the largest vocabularies first. */
+type ListSort = VocabularySort | 'concepts';
+
 interface ListQuery {
   q?: string;
-  sort?: VocabularySort;
+  sort?: ListSort;
   page?: number;
 }
 
@@ -115,7 +118,7 @@ export function registerVocabularyPages(app: FastifyInstance, options: PagesOpti
           type: 'object',
           properties: {
             q: { type: 'string', maxLength: 200 },
-            sort: { type: 'string', enum: ['name', 'id', 'priority', 'updated'] },
+            sort: { type: 'string', enum: ['name', 'id', 'priority', 'updated', 'concepts'] },
             page: PageParam,
           },
         },
@@ -127,7 +130,9 @@ export function registerVocabularyPages(app: FastifyInstance, options: PagesOpti
       const sort = request.query.sort ?? 'name';
       const all = q
         ? searchVocabularies(request.view, q, { include_stats: true })
-        : listVocabularies(request.view, { include_stats: true, sort_by: sort });
+        : sort === 'concepts'
+          ? listVocabularies(request.view, { include_stats: true, sort_by: 'id' }).sort((a, b) => (b.concept_count ?? 0) - (a.concept_count ?? 0))
+          : listVocabularies(request.view, { include_stats: true, sort_by: sort });
       const slice = sliceOf(all, request.query.page ?? 1, VOCABULARY_PAGE_SIZE, 'page');
       return sendPage(reply, ctx, {
         title: q ? `Vocabularies matching “${q}”` : 'Vocabularies',
@@ -175,8 +180,14 @@ export function registerVocabularyPages(app: FastifyInstance, options: PagesOpti
   );
 }
 
-function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; sort: VocabularySort; slice: ReturnType<typeof sliceOf<VocabularySummary>> }): VNode {
-  const sortLabels: Record<VocabularySort, string> = { name: 'Name', id: 'Id', priority: 'Authority (search ranking order)', updated: 'Latest concept start date' };
+function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; sort: ListSort; slice: ReturnType<typeof sliceOf<VocabularySummary>> }): VNode {
+  const sortLabels: Record<ListSort, string> = {
+    name: 'Name',
+    id: 'Id',
+    concepts: 'Most concepts first',
+    priority: 'Authority (search ranking order)',
+    updated: 'Latest concept start date',
+  };
   return (
     <div class="vocabulary-list">
       <h1>Vocabularies</h1>
@@ -190,7 +201,7 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
         <input id="vocabulary-filter" name="q" type="search" value={q} maxLength={200} placeholder="e.g. ICD, RxNorm" />
         <label for="vocabulary-sort">Order</label>
         <select id="vocabulary-sort" name="sort" disabled={q !== '' ? true : undefined}>
-          {(Object.keys(sortLabels) as VocabularySort[]).map((s) => (
+          {(Object.keys(sortLabels) as ListSort[]).map((s) => (
             <option value={s} selected={s === sort}>
               {sortLabels[s]}
             </option>
