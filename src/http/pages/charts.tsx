@@ -7,9 +7,9 @@
  * from the release: they may hold `<`, `&` and quotes).
  */
 import type { VNode } from 'preact';
+import { formatNumber as number } from './page-parts.js';
 
 const WIDTH = 640;
-const number = (n: number) => n.toLocaleString('en-US');
 
 export interface ChartDatum {
   label: string;

@@ -444,7 +444,7 @@ function VocabularyStatisticsPage({
         <h2 id="hierarchy-heading">Hierarchy</h2>
         <p>
           {n(h.hierarchy_concepts)} concepts are in the hierarchy (CONCEPT_ANCESTOR): {n(h.root_concepts)} roots, {n(h.leaf_concepts)} leaves, deepest at
-          level {n(h.max_hierarchy_depth)}, on average at level {h.average_depth.toLocaleString('en-US')}.
+          level {n(h.max_hierarchy_depth)}, on average at level {n(h.average_depth)}.
         </p>
         <Figure
           chart={
