@@ -301,6 +301,8 @@ describe('GET /vocabularies/:id', () => {
     const first = await browser.get('/vocabularies/MANYCLS');
     expect(rows(element(first.text, 'table', 'class-table'))).toHaveLength(50);
     expect(first.text).toContain('href="/vocabularies/MANYCLS?classes_page=2#classes"');
+    // htmx swaps only the section when script runs; the link works without it.
+    expect(first.text).toContain('hx-get="/vocabularies/MANYCLS?classes_page=2" hx-select="#classes" hx-target="#classes" hx-swap="outerHTML"');
     const second = await browser.get('/vocabularies/MANYCLS?classes_page=2');
     expect(rows(element(second.text, 'table', 'class-table'))).toHaveLength(55 - 50);
     const past = await browser.get('/vocabularies/MANYCLS?classes_page=3');

@@ -52,25 +52,29 @@ export function withQuery(ctx: PageContext, changes: Record<string, QueryValue>)
   return { ...kept, ...changes };
 }
 
-/** Previous / next links of a paged table; nothing when it fits on one page. `anchor` is the table's section id. */
+/**
+ * Previous / next links of a paged table; nothing when it fits on one page. `anchor` is the id of the table's section:
+ * the links go there, and with htmx they swap only that section (taken from the same page) and push the URL.
+ */
 export function Pager({ ctx, slice, parameter, anchor, label }: { ctx: PageContext; slice: Slice<unknown>; parameter: string; anchor?: string; label: string }): VNode | null {
   if (slice.pages <= 1) return null;
-  const href = (page: number) => `${ctx.link(ctx.path, withQuery(ctx, { [parameter]: page === 1 ? undefined : page }))}${anchor ? `#${anchor}` : ''}`;
+  const url = (page: number) => ctx.link(ctx.path, withQuery(ctx, { [parameter]: page === 1 ? undefined : page }));
+  const link = (page: number, rel: string, text: string) => (
+    <a
+      href={`${url(page)}${anchor ? `#${anchor}` : ''}`}
+      rel={rel}
+      {...(anchor ? { 'hx-get': url(page), 'hx-select': `#${anchor}`, 'hx-target': `#${anchor}`, 'hx-swap': 'outerHTML', 'hx-push-url': 'true' } : {})}
+    >
+      {text}
+    </a>
+  );
   return (
     <nav class="pager" aria-label={`${label}: pages`}>
-      {slice.page > 1 ? (
-        <a href={href(slice.page - 1)} rel="prev">
-          Previous
-        </a>
-      ) : null}
+      {slice.page > 1 ? link(slice.page - 1, 'prev', 'Previous') : null}
       <span>
         Page {slice.page} of {slice.pages} ({formatNumber(slice.first + 1)}–{formatNumber(slice.first + slice.items.length)} of {formatNumber(slice.total)})
       </span>
-      {slice.page < slice.pages ? (
-        <a href={href(slice.page + 1)} rel="next">
-          Next
-        </a>
-      ) : null}
+      {slice.page < slice.pages ? link(slice.page + 1, 'next', 'Next') : null}
     </nav>
   );
 }
