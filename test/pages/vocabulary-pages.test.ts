@@ -345,6 +345,41 @@ describe('GET /vocabularies/:id', () => {
   });
 });
 
+describe('GET /vocabularies/:id/domains/:domain', () => {
+  it('shows the concept classes of one domain of a vocabulary, counted from the fixture and equal to GET /v1/vocabularies/{id}/stats/domains/{domain}', async () => {
+    const statistics = await browser.get('/vocabularies/SNOMED');
+    expect(statistics.text).toContain('href="/vocabularies/SNOMED/domains/Condition"');
+    const res = await browser.get('/vocabularies/SNOMED/domains/Condition');
+    expect(res.status).toBe(200);
+    const conditions = of('SNOMED').filter((c) => domainOf(c) === 'Condition');
+    const expected = new Map<string, number>();
+    for (const c of conditions) expected.set(c.concept_class_id!, (expected.get(c.concept_class_id!) ?? 0) + 1);
+    const table = rows(element(res.text, 'table', 'domain-class-table'));
+    expect(new Map(table.map((r) => [decode(r[0]!), num(r[1]!)]))).toEqual(expected);
+    const svg = element(res.text, 'svg', 'chart-domain-classes');
+    expect(svg).toContain('aria-labelledby="chart-domain-classes-title chart-domain-classes-desc"');
+    expect(svg.match(/<rect class="bar"/g)?.length).toBe(expected.size);
+    const kinds = Object.fromEntries(rows(element(res.text, 'table', 'domain-kinds-table')).map((r) => [decode(r[0]!), num(r[1]!)]));
+    expect(kinds.Total).toBe(conditions.length);
+    expect(kinds['Invalid (any kind)']).toBe(conditions.filter((c) => c.invalid_reason).length);
+    const api = await rest('/v1/vocabularies/SNOMED/stats/domains/Condition');
+    expect(kinds.Total).toBe(api.statistics.total_concepts);
+    expect(table.map((r) => num(r[1]!))).toEqual(api.concept_class_breakdown.map((k: { concept_count: number }) => k.concept_count));
+    expect(res.text).toContain('href="/search?vocabulary=SNOMED&amp;domain=Condition&amp;concept_class=Clinical+Finding"');
+  });
+
+  it('answers 403 for CPT4 without validation, 404 for an unknown domain and 400 for a bad one', async () => {
+    expect((await browser.get('/vocabularies/CPT4/domains/Procedure')).status).toBe(403);
+    expect((await cpt4Browser.get('/vocabularies/CPT4/domains/Procedure')).status).toBe(200);
+    expect((await browser.get('/vocabularies/SNOMED/domains/Nowhere')).status).toBe(404);
+    expect((await browser.get(`/vocabularies/SNOMED/domains/${'D'.repeat(21)}`)).status).toBe(400);
+    // A known domain without concepts of the vocabulary: zero counts.
+    const empty = await browser.get('/vocabularies/SNOMED/domains/Drug');
+    expect(empty.status).toBe(200);
+    expect(decode(empty.text)).toContain('No concept of SNOMED is in this domain.');
+  });
+});
+
 describe('GET /mapping-quality', () => {
   it('without a pair, shows a form of two selects of the vocabularies the key may see', async () => {
     const res = await browser.get('/mapping-quality');
@@ -429,7 +464,7 @@ describe('GET /mapping-quality', () => {
 
 describe('every page of this area', () => {
   it('has one h1, no inline style or script, no duplicate ids, and stays small', async () => {
-    for (const path of ['/vocabularies', '/vocabularies/SNOMED', '/vocabularies/ICD10CM', '/vocabularies/MANYCLS', '/mapping-quality', '/mapping-quality?source=ICD10CM&target=SNOMED']) {
+    for (const path of ['/vocabularies', '/vocabularies/SNOMED', '/vocabularies/ICD10CM', '/vocabularies/MANYCLS', '/vocabularies/SNOMED/domains/Condition', '/mapping-quality', '/mapping-quality?source=ICD10CM&target=SNOMED']) {
       const res = await browser.get(path);
       expect(res.status, path).toBe(200);
       expect(res.text.match(/<h1[ >]/g)?.length, path).toBe(1);

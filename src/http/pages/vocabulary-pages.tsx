@@ -12,7 +12,7 @@ import type { VNode } from 'preact';
 import { vocabularyStatistics } from '../../services/statistics/vocabulary-statistics.js';
 import { listVocabularies, type VocabularySort, type VocabularySummary } from '../../services/vocabularies/vocabulary-catalog.js';
 import { searchVocabularies } from '../../services/vocabularies/vocabulary-search.js';
-import { vocabularyStats } from '../../services/vocabularies/vocabulary-stats.js';
+import { vocabularyDomainStats, vocabularyStats, type VocabularyDomainStats } from '../../services/vocabularies/vocabulary-stats.js';
 import { BarChart, Histogram, ShareBar } from './charts.js';
 import { sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
@@ -38,6 +38,9 @@ interface StatisticsQuery {
   classes_page?: number;
   relationships_page?: number;
 }
+
+/** Path segment naming a domain: 1–20 characters (DOMAIN.domain_id), no control characters. */
+const DOMAIN_ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[^\\u0000-\\u001f\\u007f]+$' } as const;
 
 /** The E5 response with every section (src/http/rest/statistics-routes.ts has its schema). */
 interface VocabularyStatisticsData {
@@ -177,6 +180,135 @@ export function registerVocabularyPages(app: FastifyInstance, options: PagesOpti
         body: <VocabularyStatisticsPage ctx={ctx} stats={stats} counts={counts} classes={classes} relationships={relationships} />,
       });
     },
+  );
+
+  app.get<{ Params: { id: string; domain: string }; Querystring: { classes_page?: number } }>(
+    '/vocabularies/:id/domains/:domain',
+    {
+      config: { page: 'signed-in' },
+      schema: {
+        hide: true,
+        params: { type: 'object', properties: { id: VOCABULARY_ID_SCHEMA, domain: DOMAIN_ID_SCHEMA }, required: ['id', 'domain'] },
+        querystring: { type: 'object', properties: { classes_page: PageParam } },
+      },
+    },
+    async (request, reply) => {
+      const ctx = pageContext(request, options);
+      // The same call as GET /v1/vocabularies/{id}/stats/domains/{domain_id}.
+      const stats = vocabularyDomainStats(request.view, request.params.id, request.params.domain);
+      const classes = sliceOf(stats.concept_class_breakdown, request.query.classes_page ?? 1, STATISTICS_TABLE_PAGE_SIZE, 'classes_page');
+      return sendPage(reply, ctx, {
+        title: `${stats.domain.domain_name} concepts of ${stats.vocabulary.vocabulary_id}`,
+        section: 'vocabularies',
+        body: <VocabularyDomainPage ctx={ctx} stats={stats} classes={classes} />,
+      });
+    },
+  );
+}
+
+function VocabularyDomainPage({ ctx, stats, classes }: { ctx: PageContext; stats: VocabularyDomainStats; classes: ReturnType<typeof sliceOf<VocabularyDomainStats['concept_class_breakdown'][number]>> }): VNode {
+  const id = stats.vocabulary.vocabulary_id;
+  const domain = stats.domain.domain_id;
+  const c = stats.statistics;
+  const search = (params: Record<string, string>) => ctx.link('/search', { vocabulary: id, domain, ...params });
+  const kinds = [
+    { label: 'Standard', value: c.standard_concepts, tone: 'standard', params: { standard: 'S' } },
+    { label: 'Classification', value: c.classification_concepts, tone: 'classification', params: { standard: 'C' } },
+    { label: 'Non-standard', value: c.non_standard_concepts, tone: 'rest', params: { standard: 'N' } },
+  ];
+  return (
+    <div class="vocabulary-domain">
+      <p class="breadcrumb">
+        <a href={ctx.link('/vocabularies')}>Vocabularies</a> › <a href={ctx.link(`/vocabularies/${encodeURIComponent(id)}`)}>{id}</a> › {domain}
+      </p>
+      <h1 id="vocabulary-domain-heading">
+        {stats.domain.domain_name} concepts of {stats.vocabulary.vocabulary_name} <span class="subtitle">({id})</span>
+      </h1>
+      <p>
+        {plural(c.total_concepts, 'concept')}: {n(c.active_concepts)} valid, {n(c.invalid_concepts)} invalid; valid from {c.valid_start_date ?? '–'} (latest
+        start {c.last_updated ?? '–'}). <a href={search({})}>Search them</a>.
+      </p>
+      <table class="data figures" id="domain-kinds-table">
+        <caption>Concepts by kind</caption>
+        <thead>
+          <tr>
+            <th scope="col">Kind</th>
+            <th scope="col" class="num">
+              Concepts
+            </th>
+            <th scope="col" class="num">
+              Share
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {kinds.map((k) => (
+            <tr>
+              <th scope="row">
+                <a href={search(k.params)}>{k.label}</a>
+              </th>
+              <td class="num">{n(k.value)}</td>
+              <td class="num">{formatPercent(pct(k.value, c.total_concepts))}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">
+              <a href={search({ validity: 'invalid' })}>Invalid (any kind)</a>
+            </th>
+            <td class="num">{n(c.invalid_concepts)}</td>
+            <td class="num">{formatPercent(pct(c.invalid_concepts, c.total_concepts))}</td>
+          </tr>
+          <tr>
+            <th scope="row">Total</th>
+            <td class="num">{n(c.total_concepts)}</td>
+            <td class="num">{c.total_concepts > 0 ? '100 %' : '–'}</td>
+          </tr>
+        </tbody>
+      </table>
+      <section aria-labelledby="domain-classes-heading" id="classes">
+        <h2 id="domain-classes-heading">Concept classes</h2>
+        {classes.total ? (
+          <>
+            <Figure
+              chart={
+                <BarChart
+                  id="chart-domain-classes"
+                  title={`${domain} concepts of ${id} per concept class`}
+                  description={`Horizontal bars, one per concept class on this page of the table, largest first, long as the number of ${domain} concepts of ${id} in the class.`}
+                  data={classes.items.map((k) => ({ label: k.concept_class_name, value: k.concept_count }))}
+                />
+              }
+              table={
+                <table class="data" id="domain-class-table">
+                  <caption>Concepts per concept class (each links to a search of them)</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Concept class</th>
+                      <th scope="col" class="num">
+                        Concepts
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {classes.items.map((k) => (
+                      <tr>
+                        <th scope="row">
+                          <a href={search({ concept_class: k.concept_class_id })}>{k.concept_class_name}</a>
+                        </th>
+                        <td class="num">{n(k.concept_count)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              }
+            />
+            <Pager ctx={ctx} slice={classes} parameter="classes_page" anchor="classes" label="Concept classes" />
+          </>
+        ) : (
+          <p>No concept of {id} is in this domain.</p>
+        )}
+      </section>
+    </div>
   );
 }
 
@@ -422,6 +554,7 @@ function VocabularyStatisticsPage({
                   <th scope="col" class="num">
                     Share
                   </th>
+                  <th scope="col">Details</th>
                 </tr>
               </thead>
               <tbody>
@@ -432,6 +565,14 @@ function VocabularyStatisticsPage({
                     </th>
                     <td class="num">{n(d.concept_count)}</td>
                     <td class="num">{formatPercent(d.percentage)}</td>
+                    <td>
+                      <a
+                        href={ctx.link(`/vocabularies/${encodeURIComponent(id)}/domains/${encodeURIComponent(d.domain_id)}`)}
+                        aria-label={`Concept classes of the ${d.domain_name} concepts of ${id}`}
+                      >
+                        Classes
+                      </a>
+                    </td>
                   </tr>
                 ))}
               </tbody>
