@@ -125,6 +125,26 @@ describe.skipIf(chromiumMissing())('the browser front door, in Chromium', { time
     expect(describeViolations(await runAxe(page))).toEqual([]);
   });
 
+  it('would notice CSP violations: inline script and another origin's image (the watch itself works)', async () => {
+    const s = await session();
+    await s.page.goto(`${t.url}/sign-in`);
+    expect(s.watch.problems()).toEqual([]);
+    // Inline script and another origin's image: both refused by the page's CSP, and both seen by the watch.
+    await s.page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__inline = 1;';
+      document.body.append(script);
+      const img = document.createElement('img');
+      img.src = 'https://example.invalid/x.png';
+      img.alt = '';
+      document.body.append(img);
+    });
+    await expect.poll(() => s.watch.cspViolations.length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    expect(await s.page.evaluate(() => (window as unknown as { __inline?: number }).__inline)).toBeUndefined();
+    expect(s.watch.cspViolations.join('\n')).toContain('script-src');
+    expect(s.watch.cspViolations.join('\n')).toContain('img-src');
+  });
+
   it('signs out: the session ends, the cookie is gone and the pages ask for the key again', async () => {
     const { page, context, watch } = await session();
     await signInThroughForm(page, t.url, t.key);
