@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { ADD_TO_SET_PATH } from '../../src/http/pages/concept-set-controls.js';
 import { PAGE_CSP } from '../../src/http/pages/layout.js';
 import { parameterText } from '../fuzz/hostile-values.js';
 import type { JsonSchema } from '../fuzz/openapi-operations.js';
@@ -56,7 +57,8 @@ const PLAUSIBLE: Record<string, readonly string[]> = {
   id: ['201826', '201820', '35206882', '2414397', '7000001', '7000004', '999999999'],
   concept_id: ['201826', '201820', '35206882', '2414397', '7000004'],
   q: ['diabetes', 'E11.9', 'type 2', '99213', 'office visit', '201826'],
-  mode: ['keyword', 'semantic'],
+  mode: ['keyword', 'semantic', 'replace', 'append'],
+  index: ['0', '1', '-1', '999'],
   page: ['1', '2', '0', '-1', '100000'],
   page_size: ['1', '10', '100', '101', '0'],
   rel_page: ['1', '2', '0'],
@@ -115,7 +117,10 @@ function collectNames(html: string): void {
     namesByPath.get(path)!.add(name);
   };
   for (const form of html.matchAll(/<form\b[^>]*\baction="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g)) {
-    for (const field of form[2]!.matchAll(/<(?:input|select|textarea|button)\b[^>]*\bname="([^"]+)"/g)) add(form[1]!, field[1]!);
+    const fields = [...form[2]!.matchAll(/<(?:input|select|textarea|button)\b[^>]*\bname="([^"]+)"/g)].map((m) => m[1]!);
+    // A button's formaction sends the same form elsewhere.
+    const actions = [form[1]!, ...[...form[2]!.matchAll(/\bformaction="([^"]+)"/g)].map((m) => m[1]!)];
+    for (const action of actions) for (const field of fields) add(action, field);
   }
   for (const link of html.matchAll(/\bhref="(\/[^"]*\?[^"]*)"/g)) {
     const [path, query] = link[1]!.replace(/&amp;/g, '&').split('?');
@@ -134,7 +139,10 @@ beforeAll(async () => {
     ],
   });
   browser = await signIn(t);
-  // Crawl the pages once with plausible values, to learn the fields their forms and links send.
+  // Crawl the pages once with plausible values, to learn the fields their forms and links send: the sign-in form as
+  // a visitor sees it, and the pages signed in, with one concept in the set (so that the set's item forms show).
+  collectNames((await rawRequest(`${t.url}/sign-in`, { headers: { accept: 'text/html' } })).text);
+  await browser.post(ADD_TO_SET_PATH, { concept_id: '201826', return_to: '/' });
   for (const route of pageRoutes.filter((r) => r.method === 'GET')) {
     let path = route.url;
     for (const name of pathParamNames(route.url)) path = path.replace(`:${name}`, encodeSegment(PLAUSIBLE[name]?.[0] ?? '1'));
