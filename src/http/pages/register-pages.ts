@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StateStore } from '../../state/state-store.js';
 import { registerPageErrorWriter } from '../plumbing/error-responses.js';
 import { registerAssetRoutes } from './assets.js';
+import { registerConceptPages } from './concept-page.js';
 import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
@@ -23,5 +24,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     await pages.register(formbody, { bodyLimit: MAX_FORM_BYTES });
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
+    registerConceptPages(pages, options);
   });
 }
