@@ -12,7 +12,7 @@ import type { VNode } from 'preact';
 import { Type } from 'typebox';
 import { getConceptById, type ConceptDetail } from '../../services/concepts/concept-lookup.js';
 import { listConceptRelationships, type RelationshipRecord } from '../../services/concepts/concept-relationships.js';
-import { getRelationshipOptions, type CountedRelationshipOption } from '../../services/concepts/relationship-options.js';
+import { outboundRelationshipCounts, type CountedRelationshipOption } from '../../services/concepts/relationship-options.js';
 import { ServiceError } from '../../services/errors.js';
 import { OMOP_CONCEPT_SYSTEM } from '../../services/fhir/code-system-uris.js';
 import { conceptDescendants, type HierarchyNode } from '../../services/hierarchy/concept-hierarchy.js';
@@ -41,7 +41,9 @@ export const MAPPED_FROM_PAGE_SIZE = 20;
 /** `Maps to` / `Maps to value` targets shown (a concept has a handful; more are in the relationship groups). */
 export const MAPS_TO_LIMIT = 50;
 /** Ancestors listed by level (a concept has at most a few hundred). */
-export const ANCESTOR_LIST_LIMIT = 200;
+export const ANCESTOR_LIST_LIMIT = 100;
+/** Rows of the FHIR $lookup table (a hub concept has hundreds of relationship properties: the rest are in the raw JSON). */
+export const FHIR_TABLE_LIMIT = 60;
 /** Highest page number any list of the page takes. */
 export const MAX_PAGE = 10_000;
 
@@ -283,7 +285,7 @@ function TreeNode({ ctx, node }: { ctx: PageContext; node: HierarchyNode }): VNo
         </summary>
         <ul class="children">
           <li class="hint">
-            <a href={`${ctx.link(conceptPath(node.concept_id))}#children`}>Open {node.concept_name} to see its children</a>
+            <a href={`${ctx.link(conceptPath(node.concept_id))}#children`}>Its children</a>
           </li>
         </ul>
       </details>
@@ -610,6 +612,7 @@ function FhirRow({ p }: { p: FhirParameter }): VNode {
 }
 
 function FhirView({ ctx, c, lookup }: { ctx: PageContext; c: ConceptDetail; lookup: { parameter?: FhirParameter[] } }): VNode {
+  const parameters = lookup.parameter ?? [];
   const link = (format: 'json' | 'xml', version: FhirVersion) => ctx.link(`${conceptPath(c.concept_id)}/fhir-lookup`, { format, fhir_version: version });
   return (
     <section aria-labelledby="fhir-heading" id="fhir">
@@ -634,11 +637,16 @@ function FhirView({ ctx, c, lookup }: { ctx: PageContext; c: ConceptDetail; look
           </tr>
         </thead>
         <tbody>
-          {(lookup.parameter ?? []).map((p) => (
+          {parameters.slice(0, FHIR_TABLE_LIMIT).map((p) => (
             <FhirRow p={p} />
           ))}
         </tbody>
       </table>
+      {parameters.length > FHIR_TABLE_LIMIT ? (
+        <p class="hint">
+          The first {FHIR_TABLE_LIMIT} of {number(parameters.length)} parameters are shown; the <a href={link('json', 'r4')}>raw JSON</a> has them all.
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -770,7 +778,7 @@ async function renderConceptPage(request: FastifyRequest, reply: FastifyReply, o
   const languages = new Map(view.concepts(languageIds).map((l) => [l.concept_id, l.concept_name]));
   const roots = conceptRootPaths(view, id);
   const children = childrenPage(view, id, query.children_page ?? 1);
-  const groups = getRelationshipOptions(view, id, { includeCounts: true }).relationship_options?.outbound ?? [];
+  const groups = outboundRelationshipCounts(view, id);
   const known = query.rel !== undefined && groups.some((g) => g.relationship_id === query.rel);
   const selected = known ? relationshipGroupPage(view, id, query.rel!, query.rel_page ?? 1) : null;
   const out = conceptMappings(view, { conceptId: id, relationshipIds: MAPS_OUT, includeInvalid: false, offset: 0, limit: MAPS_TO_LIMIT });
