@@ -47,6 +47,9 @@ export const FHIR_TABLE_LIMIT = 60;
 /** Highest page number any list of the page takes. */
 export const MAX_PAGE = 10_000;
 
+/** Names of language concepts for a release that lacks the concept itself (a vocabulary subset). */
+const KNOWN_LANGUAGES: Record<number, string> = { 4180186: 'English language' };
+
 const MAPS_OUT = ['Maps to', 'Maps to value'];
 const MAPS_IN = ['Mapped from', 'Value mapped from'];
 
@@ -207,7 +210,7 @@ function Synonyms({ c, languages }: { c: ConceptDetail; languages: Map<number, s
               <tr>
                 <td>{s.concept_synonym_name}</td>
                 <td>
-                  {languages.get(s.language_concept_id) ?? 'Language concept'} <span class="hint">({s.language_concept_id})</span>
+                  {languages.get(s.language_concept_id) ?? KNOWN_LANGUAGES[s.language_concept_id] ?? 'Language concept'} <span class="hint">({s.language_concept_id})</span>
                 </td>
               </tr>
             ))}
@@ -541,7 +544,8 @@ function Mappings({ ctx, c, out, into }: { ctx: PageContext; c: ConceptDetail; o
             {into.rows.map((r) => (
               <tr>
                 <td>
-                  <ConceptLink ctx={ctx} id={r.concept_2.concept_id} name={r.concept_2.concept_name} /> <ValidityBadge invalidReason={r.concept_2.invalid_reason} />
+                  <ConceptLink ctx={ctx} id={r.concept_2.concept_id} name={r.concept_2.concept_name} />{' '}
+                  {r.concept_2.concept_id === c.concept_id ? <span class="hint">(itself)</span> : <ValidityBadge invalidReason={r.concept_2.invalid_reason} />}
                 </td>
                 <td>
                   <ConceptMeta c={r.concept_2} />
