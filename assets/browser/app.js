@@ -36,3 +36,35 @@
     document.documentElement.classList.add('js');
   });
 })();
+// Search page (search-page.tsx): the autocomplete list closes on Escape and when the search is submitted.
+(function () {
+  'use strict';
+  function clearSuggestions() {
+    var list = document.getElementById('search-suggestions');
+    if (list) list.innerHTML = '';
+  }
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== 'Escape') return;
+    var inSuggest = event.target.closest && (event.target.closest('#search-suggestions') || event.target.id === 'search-q');
+    if (!inSuggest) return;
+    clearSuggestions();
+    var field = document.getElementById('search-q');
+    if (field) field.focus();
+  });
+  // A suggestion request whose delay runs out after the search was submitted is not sent.
+  var typedAt = 0;
+  var submittedAt = 0;
+  document.addEventListener('input', function (event) {
+    if (event.target && event.target.id === 'search-q') typedAt = Date.now();
+  });
+  document.addEventListener('submit', function (event) {
+    if (event.target && event.target.id === 'search-form') {
+      submittedAt = Date.now();
+      clearSuggestions();
+    }
+  });
+  document.addEventListener('htmx:beforeRequest', function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id === 'search-q' && submittedAt >= typedAt) event.preventDefault();
+  });
+})();

@@ -77,6 +77,8 @@ export interface BrowserSession {
 
 /** Lifetime of a browser session from sign-in (absolute, not sliding). */
 export const BROWSER_SESSION_LIFETIME_SECONDS = 8 * 3600;
+/** Lifetime of an anonymous browser session (`--browse-without-key`): shorter, as every cookie-less visitor opens one. */
+export const ANONYMOUS_SESSION_LIFETIME_SECONDS = 3600;
 /** Largest page state (JSON) a session keeps: the browser's concept sets. */
 export const MAX_SESSION_DATA_BYTES = 2 * 1024 * 1024;
 

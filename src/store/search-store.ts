@@ -18,6 +18,8 @@ export interface IndexFilter {
   standardConcepts?: readonly StandardFlag[];
   /** Licence rules: never returned. */
   hiddenVocabularyIds: readonly string[];
+  /** Only invalid concepts: the caller reads the invalid bands alone (the index needs no tag for it). */
+  invalidOnly?: boolean;
 }
 
 export interface TextStreamQuery {

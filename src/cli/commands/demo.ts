@@ -93,6 +93,7 @@ export function registerDemoCommand(program: Command): void {
           `  curl ${trust}-H "Authorization: Bearer ${key}" '${base}/v1/concepts/201826?${release}'`,
           `  curl ${trust}-H "Authorization: Bearer ${key}" '${base}/v1/concepts/by-code/ICD10CM/E11.9?${release}'`,
           `  curl ${trust}-H "Authorization: Bearer ${key}" -H "X-Vocab-Release: ${DEMO_RELEASE_LABEL}" '${base}/fhir/r4/CodeSystem/$lookup?system=http://snomed.info/sct&code=44054006'`,
+          `Browser: ${base}/?${release}   (sign in with the demo key)`,
           `API reference: ${base}/docs   ` +
             (selfSigned ? `(self-signed certificate ${server.tls.certPath}: trust it with --cacert, or accept the browser warning)` : ''),
           'Stop with Ctrl-C.',

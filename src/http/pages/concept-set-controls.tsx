@@ -25,7 +25,7 @@ export function AddToConceptSet({ ctx, conceptId, label, compact = false }: { ct
         <label for={id('mapped')}>mapped</label>
         <input type="checkbox" id={id('excl')} name="is_excluded" value="true" />
         <label for={id('excl')}>exclude</label>
-        <button type="submit" class="small" aria-label={`Add ${label} (${conceptId}) to the concept set`}>
+        <button type="submit" class="small" aria-label={`Add to set: ${label} (${conceptId})`}>
           Add to set
         </button>
       </span>

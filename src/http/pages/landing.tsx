@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { listReleases } from '../../services/vocabularies/release-catalog.js';
 import { sendPage } from './layout.js';
+import { formatNumber as number } from './page-parts.js';
 import { pageContext, type PagesOptions } from './page-context.js';
 
-const number = (n: number) => n.toLocaleString('en-US');
 
 export function registerLandingPage(app: FastifyInstance, options: PagesOptions): void {
   app.get('/', { config: { page: 'signed-in' }, schema: { hide: true } }, async (request, reply) => {

@@ -29,6 +29,8 @@ const HTMX_CONFIG = JSON.stringify({
   allowScriptTags: false,
   selfRequestsOnly: true,
   historyCacheSize: 0,
+  // htmx copies these from old to new elements while settling; copying `style` is an inline style the CSP refuses.
+  attributesToSettle: ['class', 'width', 'height'],
 });
 
 export interface PageContent {
@@ -54,7 +56,8 @@ const NAVIGATION: Array<{ section: NonNullable<PageContent['section']>; path: st
 
 function ReleaseSwitcher({ ctx }: { ctx: PageContext }): VNode | null {
   if (!ctx.view || ctx.releases.length === 0) return null;
-  const kept = Object.entries(ctx.query).filter(([name]) => name !== 'vocab_release' && name !== 'page');
+  // Paging parameters are dropped: another release may have fewer pages.
+  const kept = Object.entries(ctx.query).filter(([name]) => name !== 'vocab_release' && name !== 'page' && !name.endsWith('_page'));
   return (
     <form class="release-switcher" method="get" action={ctx.path}>
       {kept.flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => <input type="hidden" name={name} value={v} />))}

@@ -9,10 +9,14 @@ import type { StateStore } from '../../state/state-store.js';
 import { registerPageErrorWriter } from '../plumbing/error-responses.js';
 import { registerAssetRoutes } from './assets.js';
 import { registerConceptPages } from './concept-page.js';
+import { registerConceptSetPages } from './concept-set-pages.js';
 import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
+import { registerSearchPages } from './search-page.js';
 import { registerSignInPages } from './sign-in.js';
+import { registerMappingQualityPage } from './mapping-quality-page.js';
+import { registerVocabularyPages } from './vocabulary-pages.js';
 
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
 export const MAX_FORM_BYTES = 2 * 1024 * 1024;
@@ -25,5 +29,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
     registerConceptPages(pages, options);
+    registerConceptSetPages(pages, options);
+    registerSearchPages(pages, options);
+    registerVocabularyPages(pages, options);
+    registerMappingQualityPage(pages, options);
   });
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LicenceRules } from '../../licences/licence-rules.js';
 import { ServiceError } from '../../services/errors.js';
 import { ReleaseView } from '../../services/release-view.js';
-import { ACCESS_TOKEN_PREFIX, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
+import { ACCESS_TOKEN_PREFIX, ANONYMOUS_SESSION_LIFETIME_SECONDS, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
 import { assertCsrf, changesState, sessionIdOf, setSessionCookie } from './browser-session.js';
@@ -206,9 +206,12 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
   async function admitPage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const access = pageAccessOf(request)!;
     const secure = isSecureTransport(request);
+    // Static files (fingerprinted, cacheable) draw on the address's bucket, not the key's: a page's own assets never
+    // use up a person's rate.
+    const staticFile = access === 'open' && request.routeOptions.config?.cacheable === true;
     const admission = await state.admit({
       secret: null,
-      session: sessionIdOf(request),
+      session: staticFile ? null : sessionIdOf(request),
       clientAddress: request.ip,
       anonymousRatePerSecond: options.anonymousRatePerSecond,
       meter: secure && access === 'signed-in',
@@ -236,7 +239,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
     }
     if (options.anonymousBrowsing) {
       if (!request.browserSession) {
-        request.browserSession = await state.createSession(null);
+        request.browserSession = await state.createSession(null, ANONYMOUS_SESSION_LIFETIME_SECONDS);
         setSessionCookie(reply, request.browserSession);
       }
       request.caller = { key: null, licences: new LicenceRules(null) };

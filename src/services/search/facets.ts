@@ -32,7 +32,10 @@ export interface FacetsResult {
   complete: boolean;
 }
 
-function tally<K extends string>(items: readonly ConceptSearchRecord[], key: (c: ConceptSearchRecord) => string, field: K, label?: (v: string) => string | undefined) {
+/** The fields facets count (a keyword or a semantic result, or any concept record). */
+export type FacetedConcept = Pick<ConceptSearchRecord, 'vocabulary_id' | 'domain_id' | 'concept_class_id' | 'standard_concept'>;
+
+function tally<K extends string>(items: readonly FacetedConcept[], key: (c: FacetedConcept) => string, field: K, label?: (v: string) => string | undefined) {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
   return [...counts.entries()]
@@ -43,7 +46,7 @@ function tally<K extends string>(items: readonly ConceptSearchRecord[], key: (c:
     });
 }
 
-export function facetsOf(store: ReleaseStore, items: readonly ConceptSearchRecord[]): SearchFacets {
+export function facetsOf(store: ReleaseStore, items: readonly FacetedConcept[]): SearchFacets {
   const vocabName = (v: string) => store.metadata.vocabulary(v)?.vocabulary_name;
   const stdLabel = (s: string) => ({ S: 'Standard', C: 'Classification', N: 'Non-standard' })[s];
   return {

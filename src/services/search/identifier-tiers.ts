@@ -19,7 +19,7 @@ export function identifierTiers(
   filters: SearchFilters,
   filter: IndexFilter,
 ): Map<IdentifierTier, SearchHit[]> {
-  const includeInvalid = filters.includeInvalid ?? false;
+  const includeInvalid = (filters.includeInvalid || filters.invalidOnly) ?? false;
   const tiers = new Map<IdentifierTier, SearchHit[]>();
   // An expanded abbreviation stands for its expansion (matching rule 1), not for a code.
   if (parsed.abbreviation) return tiers;

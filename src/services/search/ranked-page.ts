@@ -49,7 +49,7 @@ export function prepareSearch(view: ReleaseView, request: KeywordSearchRequest):
   const parsed = parseQuery(request.query, request.queryRules);
   const filters = request.filters ?? {};
   const filter = indexFilterFor(filters, view);
-  const includeInvalid = filters.includeInvalid ?? false;
+  const includeInvalid = (filters.includeInvalid || filters.invalidOnly) ?? false;
   const groups = rankGroups({ demotion: demotionApplies(filters), includeInvalid })
     .map((g) => ({ ...g, bands: g.bands.filter((b) => bandCanMatch(b, filter)) }))
     .filter((g) => g.bands.length > 0);

@@ -18,6 +18,8 @@ export interface SearchFilters {
   /** 'N' means non-standard (standard_concept null). */
   standardConcepts?: StandardFlag[];
   includeInvalid?: boolean;
+  /** Only deprecated or replaced concepts (the browser's validity=invalid); implies includeInvalid. */
+  invalidOnly?: boolean;
 }
 
 /** Parses `standard_concept` (S, C, N; a comma list is accepted; `all` means no filter). */
@@ -46,6 +48,7 @@ export function indexFilterFor(filters: SearchFilters, view: ReleaseView): Index
     conceptClassIds: filters.conceptClassIds,
     standardConcepts: filters.standardConcepts,
     hiddenVocabularyIds: view.hiddenVocabularyIds(),
+    ...(filters.invalidOnly ? { invalidOnly: true } : {}),
   };
 }
 
@@ -64,6 +67,7 @@ export function describeFilters(filters: SearchFilters, extra: Record<string, un
   if (filters.conceptClassIds) out.concept_class_ids = filters.conceptClassIds;
   if (filters.standardConcepts) out.standard_concept = filters.standardConcepts.join(',');
   if (filters.includeInvalid) out.include_invalid = true;
+  if (filters.invalidOnly) out.invalid_only = true;
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== false) out[k] = v;
   return out;
 }
@@ -76,6 +80,7 @@ export function conceptPasses(
 ): boolean {
   if (filter.hiddenVocabularyIds.includes(c.vocabulary_id)) return false;
   if (!includeInvalid && c.invalid_reason) return false;
+  if (filter.invalidOnly && !c.invalid_reason) return false;
   if (filter.vocabularyIds && !filter.vocabularyIds.includes(c.vocabulary_id)) return false;
   if (filter.domainIds && !filter.domainIds.includes(c.domain_id)) return false;
   if (filter.conceptClassIds && !filter.conceptClassIds.includes(c.concept_class_id)) return false;
@@ -88,6 +93,7 @@ export function conceptPasses(
 
 /** False when no concept of this band can pass the filter (saves walking its index). */
 export function bandCanMatch(band: number, filter: IndexFilter): boolean {
+  if (filter.invalidOnly && bandPartition(band) !== Partition.Invalid) return false;
   if (filter.domainIds) {
     const core = bandIsCore(band);
     if (!filter.domainIds.some((d) => CORE_DOMAINS.has(d) === core)) return false;

@@ -70,7 +70,7 @@ function withIndexedDefault(filters: SearchFilters): SearchFilters {
 export async function candidateConcepts(ctx: SemanticContext, request: CandidateRequest): Promise<CandidateConcepts> {
   const filters = withIndexedDefault(request.filters);
   const indexFilter = indexFilterFor(filters, ctx.view);
-  const includeInvalid = filters.includeInvalid === true;
+  const includeInvalid = filters.includeInvalid === true || filters.invalidOnly === true;
   const excluded = new Set(request.excludeConceptIds ?? []);
   const [queryVector] = await ctx.provider.embed([request.text]);
   const byId = new Map<number, ConceptRecord>();

@@ -3,6 +3,7 @@
  * at or above `threshold` best first, one page, with a lower-bound total and an exact `has_next`.
  */
 import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
+import { facetsOf, type SearchFacets } from '../search/facets.js';
 import type { SearchFilters } from '../search/search-filters.js';
 import { semanticMatches, type ScoredConcept, type SemanticContext } from './semantic-candidates.js';
 import { semanticQuery, type QueryEnhancement } from './semantic-query.js';
@@ -18,6 +19,8 @@ export interface SemanticSearchRequest {
   threshold?: number;
   page?: number;
   pageSize?: number;
+  /** Also count the results known above the threshold by vocabulary, domain, class and standard flag (the browser's facets). */
+  withFacets?: boolean;
 }
 
 /** One result (client contract §1.2 SemanticResult): the concept's list fields, its score and the text that matched. */
@@ -38,6 +41,8 @@ export interface SemanticSearchResult {
   page: number;
   pageSize: number;
   processingMs: number;
+  /** With `withFacets`: counts over the `totalAboveThreshold` results. */
+  facets?: SearchFacets;
 }
 
 export function semanticResult(m: ScoredConcept): SemanticResult {
@@ -66,5 +71,6 @@ export async function semanticSearch(ctx: SemanticContext, request: SemanticSear
     page,
     pageSize,
     processingMs: Number(process.hrtime.bigint() - started) / 1e6,
+    ...(request.withFacets ? { facets: facetsOf(ctx.view.store, above.map((m) => m.concept)) } : {}),
   };
 }
