@@ -78,6 +78,7 @@ describe('page weight: HTML + CSS + JS of each page at most 150 kB', () => {
     '/search?q=finding&page_size=50&page=2',
     `/concepts/${HUB}`,
     `/concepts/${HUB}?vocab_release=2025.1`,
+    `/concepts/${HUB}?rel=Has+finding+site&mapped_from_page=2&children_page=3`,
     '/vocabularies',
     '/vocabularies/SNOMED',
     '/mapping-quality?source=ICD10CM&target=SNOMED',

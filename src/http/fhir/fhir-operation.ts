@@ -74,7 +74,13 @@ export const FhirQuery = Type.Object(
 const REGISTERED_OPERATIONS = new WeakMap<FastifyInstance, FhirOperationSpec[]>();
 
 export function registeredFhirOperations(app: FastifyInstance): readonly FhirOperationSpec[] {
-  return REGISTERED_OPERATIONS.get(app) ?? [];
+  // A plugin scope (the browser pages' one) is an object whose prototype is the instance it was registered on: walk up
+  // to the instance the FHIR surface registered its interactions on.
+  for (let scope: object | null = app; scope !== null; scope = Object.getPrototypeOf(scope) as object | null) {
+    const found = REGISTERED_OPERATIONS.get(scope as FastifyInstance);
+    if (found) return found;
+  }
+  return [];
 }
 
 /** The `:name` segments of an operation path (`/CodeSystem/:id` → ['id']). */

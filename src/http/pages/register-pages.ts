@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StateStore } from '../../state/state-store.js';
 import { registerPageErrorWriter } from '../plumbing/error-responses.js';
 import { registerAssetRoutes } from './assets.js';
+import { registerConceptPages } from './concept-page.js';
 import { registerConceptSetPages } from './concept-set-pages.js';
 import { pageErrorWriter } from './error-page.js';
 import { registerLandingPage } from './landing.js';
@@ -27,6 +28,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     await pages.register(formbody, { bodyLimit: MAX_FORM_BYTES });
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
+    registerConceptPages(pages, options);
     registerConceptSetPages(pages, options);
     registerSearchPages(pages, options);
     registerVocabularyPages(pages, options);

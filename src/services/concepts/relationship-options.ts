@@ -53,20 +53,38 @@ export function getRelationshipOptions(
     available_relationships: ids.map((id) => ({ id, name: nameOf(id) })),
   };
   if (options.includeCounts) {
-    const counted = (counts: RelationshipCount[]): CountedRelationshipOption[] =>
-      counts.map(({ relationship_id, count }) => {
-        const type = types.get(relationship_id);
-        return {
-          relationship_id,
-          relationship_name: nameOf(relationship_id),
-          reverse_relationship_id: type?.reverse_relationship_id ?? null,
-          relationship_concept_id: type?.relationship_concept_id ?? null,
-          is_hierarchical: type?.is_hierarchical ?? null,
-          defines_ancestry: type?.defines_ancestry ?? null,
-          count,
-        };
-      });
-    result.relationship_options = { outbound: counted(outbound), inbound: counted(inbound) };
+    result.relationship_options = { outbound: counted(view.store, outbound), inbound: counted(view.store, inbound) };
   }
   return result;
+}
+
+function counted(store: ReleaseStore, counts: RelationshipCount[]): CountedRelationshipOption[] {
+  const types = relationshipTypeIndex(store);
+  return counts.map(({ relationship_id, count }) => {
+    const type = types.get(relationship_id);
+    return {
+      relationship_id,
+      relationship_name: type?.relationship_name ?? relationship_id,
+      reverse_relationship_id: type?.reverse_relationship_id ?? null,
+      relationship_concept_id: type?.relationship_concept_id ?? null,
+      is_hierarchical: type?.is_hierarchical ?? null,
+      defines_ancestry: type?.defines_ancestry ?? null,
+      count,
+    };
+  });
+}
+
+/**
+ * The `relationship_options.outbound` of getRelationshipOptions alone (the browser's relationship groups): one
+ * grouped count of the concept's valid outbound rows, without the inbound one.
+ */
+export function outboundRelationshipCounts(view: ReleaseView, conceptId: number): CountedRelationshipOption[] {
+  requireVisibleConcept(view, conceptId);
+  const counts = view.store.relationships.countByRelationship({
+    conceptId,
+    direction: 'outbound',
+    includeInvalid: false,
+    otherEnd: { hiddenVocabularyIds: view.hiddenVocabularyIds() },
+  });
+  return counted(view.store, counts);
 }

@@ -3,8 +3,9 @@
  * src/services/terminology/code-system-lookup.ts and writes the Parameters answer for the version.
  */
 import type { FastifyInstance } from 'fastify';
-import { lookupConcept, type ConceptLookup, type LookupPropertyValue } from '../../../services/terminology/code-system-lookup.js';
-import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext } from '../fhir-operation.js';
+import type { ReleaseView } from '../../../services/release-view.js';
+import { lookupConcept, type ConceptLookup, type ConceptLookupRequest, type LookupPropertyValue } from '../../../services/terminology/code-system-lookup.js';
+import { fhirCodeSystemVersion, registerFhirOperation, usesR5Terminology, type FhirOperationContext, type FhirVersion } from '../fhir-operation.js';
 import { parametersResource, type FhirParameter } from '../fhir-resources.js';
 import { requiredParameter as required } from '../operation-parameters.js';
 
@@ -29,13 +30,13 @@ function propertyValue(value: LookupPropertyValue): Record<string, unknown> {
   }
 }
 
-function lookupParameters(lookup: ConceptLookup, ctx: FhirOperationContext): FhirParameter[] {
+function lookupParameters(lookup: ConceptLookup, version: FhirVersion): FhirParameter[] {
   const out: FhirParameter[] = [
     { name: 'name', valueString: lookup.name },
     { name: 'version', valueString: lookup.version },
     { name: 'display', valueString: lookup.display },
   ];
-  if (usesR5Terminology(ctx.version)) out.push({ name: 'code', valueCode: lookup.code }, { name: 'system', valueUri: lookup.system });
+  if (usesR5Terminology(version)) out.push({ name: 'code', valueCode: lookup.code }, { name: 'system', valueUri: lookup.system });
   for (const d of lookup.designations) {
     const part: FhirParameter[] = [];
     if (d.language) part.push({ name: 'language', valueCode: d.language });
@@ -54,13 +55,17 @@ function lookup(ctx: FhirOperationContext): object {
   const code = required(ctx.params.get('code') ?? coding?.code, "Parameter 'code' (or 'coding' with a code) is required.", 'code');
   const system = required(ctx.params.get('system') ?? coding?.system, "Parameter 'system' (or 'coding' with a system) is required.", 'system');
   const version = ctx.params.get('version') ?? coding?.version;
-  const result = lookupConcept(ctx.view, fhirCodeSystemVersion(ctx.view), {
+  return lookupResource(ctx.view, ctx.version, {
     system,
     code,
     ...(version !== undefined ? { version } : {}),
     properties: ctx.params.all('property'),
   });
-  return parametersResource(lookupParameters(result, ctx));
+}
+
+/** The $lookup answer (a Parameters resource) for a FHIR version: the operation's, and the concept page's FHIR view. */
+export function lookupResource(view: ReleaseView, fhirVersion: FhirVersion, request: ConceptLookupRequest): object {
+  return parametersResource(lookupParameters(lookupConcept(view, fhirCodeSystemVersion(view), request), fhirVersion));
 }
 
 export function registerLookupOperation(app: FastifyInstance): void {

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';
+import type { ReleaseView } from '../../../services/release-view.js';
 import { OMOP_CONCEPT_SYSTEM, systemForVocabulary } from '../../../services/fhir/code-system-uris.js';
 import { VERSION } from '../../../version.js';
 import { FHIR_RELEASE_NUMBERS, FHIR_VERSIONS, fhirCodeSystemVersion, registeredFhirOperations, registerFhirOperation, type FhirOperationContext, type FhirVersion } from '../fhir-operation.js';
@@ -37,15 +38,20 @@ export function fhirCapabilities(app: FastifyInstance): Record<string, { interac
 const operationDefinition = (type: string, name: string) => `http://hl7.org/fhir/OperationDefinition/${type}-${name}`;
 
 function capabilityStatement(ctx: FhirOperationContext): object {
+  return capabilityStatementResource(ctx.request.server, ctx.view, ctx.version);
+}
+
+/** The CapabilityStatement of a FHIR version for a release: the /metadata answer, and the browser's FHIR metadata page. */
+export function capabilityStatementResource(server: FastifyInstance, view: ReleaseView, version: FhirVersion): object {
   return {
     resourceType: 'CapabilityStatement',
     status: 'active',
-    date: ctx.view.manifest.loaded_at,
+    date: view.manifest.loaded_at,
     kind: 'instance',
     instantiates: ['http://hl7.org/fhir/CapabilityStatement/terminology-server'],
     software: { name: 'omopterm', version: VERSION },
-    implementation: { description: `omopterm FHIR terminology server, OMOP vocabulary release ${ctx.view.label}` },
-    fhirVersion: FHIR_RELEASE_NUMBERS[ctx.version],
+    implementation: { description: `omopterm FHIR terminology server, OMOP vocabulary release ${view.label}` },
+    fhirVersion: FHIR_RELEASE_NUMBERS[version],
     format: ['application/fhir+json', 'application/fhir+xml'],
     rest: [
       {
@@ -53,7 +59,7 @@ function capabilityStatement(ctx: FhirOperationContext): object {
         security: { description: 'Authorization: Bearer <API key> on every request.' },
         // POST /fhir/{v} with a batch Bundle of GET entries (./batch.ts).
         interaction: [{ code: 'batch' }],
-        resource: Object.entries(fhirCapabilities(ctx.request.server)).map(([type, cap]) => ({
+        resource: Object.entries(fhirCapabilities(server)).map(([type, cap]) => ({
           type,
           ...(cap.interactions.length ? { interaction: cap.interactions.map((code) => ({ code })) } : {}),
           ...(cap.operations.length ? { operation: cap.operations.map((name) => ({ name, definition: operationDefinition(type, name) })) } : {}),
