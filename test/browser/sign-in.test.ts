@@ -125,7 +125,7 @@ describe.skipIf(chromiumMissing())('the browser front door, in Chromium', { time
     expect(describeViolations(await runAxe(page))).toEqual([]);
   });
 
-  it('would notice CSP violations: inline script and another origin's image (the watch itself works)', async () => {
+  it('would notice CSP violations: inline script and an image from another origin (the watch itself works)', async () => {
     const s = await session();
     await s.page.goto(`${t.url}/sign-in`);
     expect(s.watch.problems()).toEqual([]);
