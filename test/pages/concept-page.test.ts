@@ -218,16 +218,16 @@ describe('the concept page', () => {
     const res = await validated.get('/concepts/400');
     const tree = /<ul class="tree" id="children"[^>]*>(.*?)<\/ul><\/section>/s.exec(res.text)![1]!;
     const children = IS_A.filter(([, p]) => p === 400).map(([c]) => c);
-    expect([...tree.matchAll(/<summary><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1])).sort()).toEqual(children.sort());
+    expect([...tree.matchAll(/<li class="node"><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1])).sort()).toEqual(children.sort());
     expect(section(res.text, 'hierarchy-heading')).toContain(`Children (${children.length})`);
-    expect(tree).toContain('<details hx-get="/concepts/500/children" hx-trigger="toggle once" hx-target="find .children" hx-swap="innerHTML">');
+    expect(tree).toContain('<details class="node-children" hx-get="/concepts/500/children" hx-trigger="toggle once" hx-target="find .children" hx-swap="innerHTML">');
     // Without JavaScript the node still leads to the child's page.
     expect(tree).toContain('<a href="/concepts/500#children">');
 
     const fragment = await browser.get('/concepts/400/children', { 'hx-request': 'true' });
     expect(fragment.status).toBe(200);
     expect(fragment.text).not.toContain('<html');
-    expect(fragment.text).toMatch(/^<li>/);
+    expect(fragment.text).toMatch(/^<li class="node">/);
     const leaf = await browser.get('/concepts/500/children', { 'hx-request': 'true' });
     expect(leaf.text).toBe('<li class="hint">No narrower concepts.</li>');
   });
@@ -235,14 +235,14 @@ describe('the concept page', () => {
   it('pages the children: 50 per page, a "more" item for htmx, a whole page without it', async () => {
     const first = await browser.get(`/concepts/${HUB}`);
     const tree = /<ul class="tree" id="children"[^>]*>(.*?)<\/ul><\/section>/s.exec(first.text)![1]!;
-    expect([...tree.matchAll(/<summary><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(0, 50));
+    expect([...tree.matchAll(/<li class="node"><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(0, 50));
     expect(tree).toContain(`<a href="/concepts/${HUB}?children_page=2#children" hx-get="/concepts/${HUB}/children?page=2" hx-target="closest li" hx-swap="outerHTML">Next 10 children</a>`);
     const second = await browser.get(`/concepts/${HUB}?children_page=2`);
     const tree2 = /<ul class="tree" id="children"[^>]*>(.*?)<\/ul><\/section>/s.exec(second.text)![1]!;
-    expect([...tree2.matchAll(/<summary><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(50));
+    expect([...tree2.matchAll(/<li class="node"><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(50));
     expect(second.text).toContain(`href="/concepts/${HUB}?children_page=1#children"`);
     const fragment = await browser.get(`/concepts/${HUB}/children?page=2`, { 'hx-request': 'true' });
-    expect([...fragment.text.matchAll(/<summary><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(50));
+    expect([...fragment.text.matchAll(/<li class="node"><a href="\/concepts\/(\d+)"/g)].map((m) => Number(m[1]))).toEqual(HUB_CHILDREN.slice(50));
     expect(fragment.text).not.toContain('class="more"');
     const noJs = await browser.get(`/concepts/${HUB}/children?page=2&vocab_release=2025.2`);
     expect(noJs.status).toBe(303);
@@ -256,7 +256,7 @@ describe('the concept page', () => {
   it('groups relationships by type with their counts, and pages one group at a time', async () => {
     const page = await browser.get(`/concepts/${HUB}`);
     const rels = section(page.text, 'relationships');
-    const groups = [...rels.matchAll(/<summary><a href="[^"]+">([^<]+)<\/a>(?: <code>([^<]+)<\/code>)? <span class="count">\((\d+)\)<\/span>/g)].map((m) => [m[2] ?? m[1], Number(m[3])]);
+    const groups = [...rels.matchAll(/<summary>([^<]+?)(?: <code>([^<]+)<\/code>)? <span class="count">\((\d+)\)<\/span>/g)].map((m) => [m[2] ?? m[1], Number(m[3])]);
     expect(groups).toEqual([
       ['Has finding site', HUB_SITES.length],
       ['Is a', 1],

@@ -278,14 +278,17 @@ function RootPathList({ ctx, c, roots }: { ctx: PageContext; c: ConceptDetail; r
   );
 }
 
-/** One child in the tree: a <details> whose summary links to the child, opening it loads the child's children. */
+/**
+ * One child in the tree: a link to the child, then a <details> whose summary ("children") opens the child's own
+ * children, loaded by htmx. The link is beside the summary, not in it: a link inside a summary is an interactive
+ * control nested in another (axe's nested-interactive, serious), which screen readers announce badly.
+ */
 function TreeNode({ ctx, node }: { ctx: PageContext; node: HierarchyNode }): VNode {
   return (
-    <li>
-      <details hx-get={ctx.link(`${conceptPath(node.concept_id)}/children`)} hx-trigger="toggle once" hx-target="find .children" hx-swap="innerHTML">
-        <summary>
-          <ConceptLink ctx={ctx} id={node.concept_id} name={node.concept_name} /> <ConceptMeta c={node} />
-        </summary>
+    <li class="node">
+      <ConceptLink ctx={ctx} id={node.concept_id} name={node.concept_name} /> <ConceptMeta c={node} />{' '}
+      <details class="node-children" hx-get={ctx.link(`${conceptPath(node.concept_id)}/children`)} hx-trigger="toggle once" hx-target="find .children" hx-swap="innerHTML">
+        <summary aria-label={`Children of ${node.concept_name}`}>children</summary>
         <ul class="children">
           <li class="hint">
             <a href={`${ctx.link(conceptPath(node.concept_id))}#children`}>Its children</a>
@@ -454,7 +457,7 @@ function Relationships({
                   hx-swap={open ? undefined : 'innerHTML'}
                 >
                   <summary>
-                    <a href={relationshipHref(ctx, c.concept_id, g.relationship_id)}>{g.relationship_name}</a>
+                    {g.relationship_name}
                     {g.relationship_name !== g.relationship_id ? <> <code>{g.relationship_id}</code></> : null} <span class="count">({number(g.count)})</span>
                   </summary>
                   <div class="rel-rows">
