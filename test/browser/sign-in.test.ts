@@ -1,13 +1,14 @@
 /**
  * The browser's front door in a real browser (Chromium through playwright-core): signing in by typing the key (mouse
  * and keyboard alone), the landing page, the release switcher (with and without JavaScript), sign-out; axe-core finds
- * no serious or critical violation on these pages, no request leaves the server's origin and the CSP refuses nothing.
+ * no serious or critical violation on these pages, no request leaves the server's origin and the CSP refuses nothing;
+ * with `--browse-without-key` the pages open without signing in, under the anonymous licence rules.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { BROWSER_TEST_TIMEOUT_MS, chromiumMissing, describeViolations, launchBrowser, runAxe, signInThroughForm, tabTo, watchedContext, type WatchedContext } from '../helpers/browser.js';
-import { writeBrowserFixture } from './browser-fixture.js';
+import { CPT4_CODE, CPT4_NAME, IDS, writeBrowserFixture } from './browser-fixture.js';
 
 describe.skipIf(chromiumMissing())('the browser front door, in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   let t: TestServer;
@@ -152,6 +153,38 @@ describe.skipIf(chromiumMissing())('the browser front door, in Chromium', { time
     expect((await context.cookies()).some((c) => c.name === 'omopterm_session')).toBe(false);
     await page.goto(`${t.url}/`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
+    expect(watch.problems()).toEqual([]);
+  });
+});
+
+describe.skipIf(chromiumMissing())('browsing without a key (serve --browse-without-key), in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  let t: TestServer;
+  let browser: Browser;
+  let s: WatchedContext | undefined;
+  beforeAll(async () => {
+    t = await startTestServer({ releases: [{ dir: writeBrowserFixture('2025.2'), label: '2025.2' }], browseWithoutKey: true });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('opens the pages without signing in, under the anonymous licence rules (no CPT4), with a way to sign in', async () => {
+    s = await watchedContext(browser);
+    const { page, watch } = s;
+    await page.goto(`${t.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await expect(page.locator('h1').textContent()).resolves.toBe('OMOP vocabularies');
+    await expect(page.locator('header a[href^="/sign-in"]').textContent()).resolves.toBe('Sign in');
+    expect(describeViolations(await runAxe(page))).toEqual([]);
+    await page.goto(`${t.url}/search?q=${CPT4_CODE}`);
+    expect(await page.content()).not.toContain(CPT4_NAME);
+    const denied = await page.goto(`${t.url}/concepts/${IDS.cpt4}`);
+    expect(denied?.status()).toBe(403);
+    expect(await page.content()).not.toContain(CPT4_NAME);
+    expect(watch.foreignRequests(t.url)).toEqual([]);
     expect(watch.problems()).toEqual([]);
   });
 });
