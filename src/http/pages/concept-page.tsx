@@ -162,10 +162,12 @@ function Fields({ ctx, c }: { ctx: PageContext; c: ConceptDetail }): VNode {
         <dt>Name</dt>
         <dd>{c.concept_name}</dd>
         <dt>Domain</dt>
-        <dd>{c.domain_id}</dd>
+        <dd>
+          <a href={ctx.link(`/vocabularies/${encodeURIComponent(c.vocabulary_id)}/domains/${encodeURIComponent(c.domain_id)}`)}>{c.domain_id}</a>
+        </dd>
         <dt>Vocabulary</dt>
         <dd>
-          {c.vocabulary_id}
+          <a href={ctx.link(`/vocabularies/${encodeURIComponent(c.vocabulary_id)}`)}>{c.vocabulary_id}</a>
           {c.vocabulary_name && c.vocabulary_name !== c.vocabulary_id ? <span class="hint"> ({c.vocabulary_name})</span> : null}
         </dd>
         <dt>Concept class</dt>

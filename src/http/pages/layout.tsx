@@ -121,6 +121,7 @@ function Page({ ctx, content }: { ctx: PageContext; content: PageContent }): VNo
         <meta name="htmx-config" content={HTMX_CONFIG} />
         {ctx.csrfToken ? <meta name="csrf-token" content={ctx.csrfToken} /> : null}
         <title>{`${content.title} · omopterm`}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={assetUrl('app.css')} />
         <script src={assetUrl('htmx.min.js')} defer></script>
         <script src={assetUrl('app.js')} defer></script>
@@ -134,8 +135,9 @@ function Page({ ctx, content }: { ctx: PageContext; content: PageContent }): VNo
           {content.body}
         </main>
         <footer class="site-footer">
-          <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <span>FHIR metadata: </span>
-          <code>/fhir/r4/metadata</code> · <a href="/health">Health</a> · <span>omopterm {ctx.version}</span>
+          <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> ·{' '}
+          {ctx.view ? <a href={ctx.link('/fhir-metadata')}>FHIR metadata</a> : <code>/fhir/r4/metadata</code>} · <a href="/health">Health</a> ·{' '}
+          <span>omopterm {ctx.version}</span>
           {ctx.view ? (
             <span>
               {' '}
