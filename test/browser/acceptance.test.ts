@@ -26,7 +26,7 @@ describe.skipIf(chromiumMissing())('the browser, end to end in Chromium', { time
   let browser: Browser;
   let cpt4Key: string;
   const open: WatchedContext[] = [];
-  const session = async (options?: { javaScriptEnabled?: boolean }) => {
+  const session = async (options?: { javaScriptEnabled?: boolean; permissions?: string[] }) => {
     const s = await watchedContext(browser, options);
     open.push(s);
     return s;
@@ -328,6 +328,29 @@ describe.skipIf(chromiumMissing())('the browser, end to end in Chromium', { time
     await page.goto(`${t.url}/concept-set`);
     // Type 2 and its four children in 2025.2.
     await expect(page.locator('#resolved-count').textContent()).resolves.toBe('5');
+    expectClean(s);
+  });
+
+  it('copies the concept id and code with their buttons, and shows the releases holding the concept with what changed', async () => {
+    const s = await session({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const { page } = s;
+    await signInThroughForm(page, t.url, t.key);
+    await page.goto(`${t.url}/concepts/${IDS.type2Eye}`);
+    const copyId = page.locator(`button[data-copy="${IDS.type2Eye}"]`);
+    await copyId.click();
+    await expect.poll(() => copyId.textContent()).toBe('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(String(IDS.type2Eye));
+    await page.locator('button[data-copy="422034002"]').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('422034002');
+    // Renamed between the releases: both releases hold it, and the change is named.
+    const releases = (await page.locator('#releases').textContent())!;
+    expect(releases).toContain('2025.1');
+    expect(releases).toContain(RENAMED.before);
+    // The concept added in 2025.2 is not in 2025.1.
+    await page.goto(`${t.url}/concepts/${IDS.type2Foot}`);
+    expect(await page.locator('#releases').textContent()).toContain('2025.1');
+    const missing = await page.goto(`${t.url}/concepts/${IDS.type2Foot}?vocab_release=2025.1`);
+    expect(missing?.status()).toBe(404);
     expectClean(s);
   });
 

@@ -78,10 +78,11 @@ export interface WatchedContext {
  * A fresh context (own cookies; the test server's self-signed certificate accepted) with one page, watched. CSP
  * violations reach the test through an exposed binding that a listener, added before any page script runs, calls.
  */
-export async function watchedContext(browser: Browser, options: { javaScriptEnabled?: boolean } = {}): Promise<WatchedContext> {
+export async function watchedContext(browser: Browser, options: { javaScriptEnabled?: boolean; permissions?: string[] } = {}): Promise<WatchedContext> {
   const context = await browser.newContext({
     ignoreHTTPSErrors: true,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    permissions: options.permissions,
     viewport: { width: 1280, height: 900 },
   });
   const watch: PageWatch = {
