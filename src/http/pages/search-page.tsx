@@ -10,7 +10,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
 import type { ReleaseView } from '../../services/release-view.js';
-import { searchFacets, type FacetValue, type SearchFacets } from '../../services/search/facets.js';
+import { PAGE_FACET_WINDOW, searchPageWithFacets, type FacetValue, type SearchFacets } from '../../services/search/facets.js';
 import { searchConcepts, type ConceptSearchRecord } from '../../services/search/keyword-search.js';
 import { MAX_QUERY_LENGTH } from '../../services/search/query-parser.js';
 import type { SearchFilters, StandardFlag } from '../../services/search/search-filters.js';
@@ -176,9 +176,15 @@ interface Outcome {
 
 function keywordSearch(view: ReleaseView, s: SearchState): Outcome {
   const filters = filtersOf(s);
-  const result = searchConcepts(view, { query: s.q, filters, page: s.page, pageSize: s.pageSize, queryRules: { parameter: 'q' } });
+  const { page: result, facets } = searchPageWithFacets(view, {
+    query: s.q,
+    filters,
+    page: s.page,
+    pageSize: s.pageSize,
+    queryRules: { parameter: 'q' },
+    facetWindow: PAGE_FACET_WINDOW,
+  });
   const total = result.total ?? 0;
-  const facets = searchFacets(view, { query: s.q, filters });
   // The validity facet: valid and invalid totals with the other filters (one of them is this search's total).
   const countWith = (validity: 'valid' | 'invalid') =>
     searchConcepts(view, { query: s.q, filters: filtersOf({ ...s, validity: validity === 'valid' ? undefined : validity }), page: 1, pageSize: 1 }).total ?? 0;
