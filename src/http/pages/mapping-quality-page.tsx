@@ -9,10 +9,10 @@ import type { VNode } from 'preact';
 import { mappingCoverage, type CoverageReport } from '../../services/mapping-quality/coverage-report.js';
 import { mappingQualityReport } from '../../services/mapping-quality/quality-report.js';
 import { listVocabularies, type VocabularySummary } from '../../services/vocabularies/vocabulary-catalog.js';
-import { BarChart, Histogram, ShareBar } from './charts.js';
+import { Histogram, MappedShareBar, PercentBarChart } from './charts.js';
 import { sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
-import { formatNumber as n, formatPercent, formatScore, optionalVocabularyId } from './page-parts.js';
+import { Figure, formatNumber as n, formatPercent, formatScore, optionalVocabularyId, plural, ReleaseField } from './page-parts.js';
 import { ServiceError } from '../../services/errors.js';
 
 type Band = 'excellent' | 'good' | 'moderate' | 'poor';
@@ -180,7 +180,7 @@ function VocabularySelect({ id, name, label, vocabularies, selected }: { id: str
 function PairForm({ ctx, vocabularies, source, target }: { ctx: PageContext; vocabularies: VocabularySummary[]; source: string | null; target: string | null }): VNode {
   return (
     <form class="pair-form row" method="get" action="/mapping-quality" aria-label="Vocabulary pair">
-      {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+      <ReleaseField ctx={ctx} />
       <VocabularySelect id="mq-source" name="source" label="Source vocabulary" vocabularies={vocabularies} selected={source} />
       <VocabularySelect id="mq-target" name="target" label="Target vocabulary" vocabularies={vocabularies} selected={target} />
       <button type="submit" class="primary">
@@ -332,8 +332,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
       {total > 0 ? (
         <section aria-labelledby="confidence-heading" id="confidence">
           <h2 id="confidence-heading">Confidence distribution</h2>
-          <div class="chart-pair">
-            <div class="chart-box">
+          <Figure
+            chart={
               <Histogram
                 id="chart-confidence"
                 title={`Confidence of the ${source} to ${target} mappings`}
@@ -341,8 +341,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                 xLabel="Confidence"
                 data={dist.histogram_bins.map((b) => ({ label: `${b.range_start.toFixed(1)}–${b.range_end.toFixed(1)}`, value: b.count }))}
               />
-            </div>
-            <div class="chart-table">
+            }
+            table={
               <table class="data" id="confidence-table">
                 <caption>Mapping rows per confidence range</caption>
                 <thead>
@@ -364,8 +364,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                   ))}
                 </tbody>
               </table>
-            </div>
-          </div>
+            }
+          />
           {dist.percentiles ? (
             <table class="data" id="percentile-table">
               <caption>Percentiles of the confidence</caption>
@@ -440,29 +440,25 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
           have a valid “Maps to” into {target}.
         </p>
         {coverage.total_source_concepts > 0 ? (
-          <ShareBar
+          <MappedShareBar
             id="chart-pair-coverage"
             title={`Valid ${source} concepts mapped into ${target}`}
             description={`One bar split into the valid ${source} concepts with a “Maps to” into ${target} and those without.`}
-            data={[
-              { label: 'Mapped', value: coverage.total_mapped_concepts, tone: 'standard' },
-              { label: 'Not mapped', value: coverage.total_source_concepts - coverage.total_mapped_concepts, tone: 'rest' },
-            ]}
+            mapped={coverage.total_mapped_concepts}
+            unmapped={coverage.total_source_concepts - coverage.total_mapped_concepts}
           />
         ) : null}
         {covered.length ? (
-          <div class="chart-pair">
-            <div class="chart-box">
-              <BarChart
+          <Figure
+            chart={
+              <PercentBarChart
                 id="chart-domain-coverage"
                 title={`Coverage of ${source} by ${target} per source domain`}
                 description={`Horizontal bars, one per domain of ${source}, long as the percentage of its valid concepts mapped into ${target}; the table has the numbers.`}
-                data={covered.map((d) => ({ label: d.domain_name, value: d.coverage_percentage ?? 0, tone: 'alt' }))}
-                max={100}
-                format={(v) => formatPercent(v)}
+                data={covered.map((d) => ({ label: d.domain_name, value: d.coverage_percentage ?? 0 }))}
               />
-            </div>
-            <div class="chart-table">
+            }
+            table={
               <table class="data" id="domain-coverage-table">
                 <caption>Valid {source} concepts mapped into {target}, per domain</caption>
                 <thead>
@@ -490,8 +486,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                   ))}
                 </tbody>
               </table>
-            </div>
-          </div>
+            }
+          />
         ) : null}
         {coverage.unmapped_concepts.length ? (
           <details>
@@ -539,7 +535,7 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
           <h2 id="trends-heading">Over time</h2>
           <p class="hint">{q.quality_trends.quality_improvement_rate_reason}</p>
           <details>
-            <summary>New mapping rows and their average confidence per year ({years.length} {years.length === 1 ? "year" : "years"})</summary>
+            <summary>New mapping rows and their average confidence per year ({plural(years.length, 'year')})</summary>
             <table class="data" id="trend-table">
               <caption class="visually-hidden">Mapping rows per year of their valid_start_date</caption>
               <thead>

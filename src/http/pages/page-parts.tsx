@@ -96,3 +96,24 @@ export function optionalVocabularyId(value: unknown, parameter: string): string 
   }
   return v;
 }
+
+/** "1 concept", "1,234 concepts": the count with thousands separators and the word in the number it needs. */
+export const plural = (count: number, one: string, many = `${one}s`) => `${formatNumber(count)} ${count === 1 ? one : many}`;
+
+/** What a concept's standard_concept flag means, as the pages print it (S, C, anything else: non-standard). */
+export const standardLabel = (flag: string | null | undefined) => (flag === 'S' ? 'Standard' : flag === 'C' ? 'Classification' : 'Non-standard');
+
+/** The chosen release as a hidden field of a GET form, so submitting the form keeps it (nothing for the default). */
+export function ReleaseField({ ctx }: { ctx: PageContext }): VNode | null {
+  return ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null;
+}
+
+/** A chart with the table of its numbers beside it; `caption` stands in for the chart when there is nothing to draw. */
+export function Figure({ chart, table, caption }: { chart: VNode | null; table: VNode; caption?: string }): VNode {
+  return (
+    <div class="chart-pair">
+      <div class="chart-box">{chart ?? <p class="hint">{caption ?? 'Nothing to draw.'}</p>}</div>
+      <div class="chart-table">{table}</div>
+    </div>
+  );
+}
