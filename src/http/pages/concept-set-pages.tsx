@@ -29,7 +29,7 @@ import { ADD_TO_SET_PATH } from './concept-set-controls.js';
 import { readBuilderSets, tooLarge, writeBuilderSets } from './concept-set-session.js';
 import { CsrfField, sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
-import { formatNumber as number, ReleaseField, standardLabel } from './page-parts.js';
+import { formatNumber as number, ReleaseField, SectionLink, standardLabel } from './page-parts.js';
 
 export const BUILDER_PATH = '/concept-set';
 /** Resolved concepts a page lists. */
@@ -163,15 +163,6 @@ function visibleConcepts(view: ReleaseView, ids: readonly number[]): Map<number,
   return new Map(view.concepts([...new Set(ids)]).map((c) => [c.concept_id, c]));
 }
 
-/** A pager link: a plain link that htmx, when it runs, turns into a swap of its own section (the URL still changes). */
-function PagerLink({ href, section, rel, children }: { href: string; section: string; rel?: string; children: string }): VNode {
-  return (
-    <a href={href} rel={rel} hx-get={href} hx-select={`#${section}`} hx-target={`#${section}`} hx-swap="outerHTML" hx-push-url="true">
-      {children}
-    </a>
-  );
-}
-
 /** Previous / next links of a paged section (nothing when it fits on one page); `last` is the last page there is a link to. */
 function SectionPager({
   label,
@@ -194,17 +185,17 @@ function SectionPager({
   return (
     <nav class="pager" aria-label={label}>
       {page > 1 ? (
-        <PagerLink href={link(page - 1)} section={section} rel="prev">
+        <SectionLink href={link(page - 1)} section={section} rel="prev">
           {words.previous}
-        </PagerLink>
+        </SectionLink>
       ) : null}
       <span>
         {words.page} {number(page)} of {number(pages)}
       </span>
       {page < pages && page < last ? (
-        <PagerLink href={link(page + 1)} section={section} rel="next">
+        <SectionLink href={link(page + 1)} section={section} rel="next">
           {words.next}
-        </PagerLink>
+        </SectionLink>
       ) : null}
     </nav>
   );
