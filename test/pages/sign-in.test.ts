@@ -105,6 +105,26 @@ describe('sign-in', () => {
   });
 });
 
+describe('the return path after sign-in', () => {
+  it('stays on this server whatever the next parameter says', async () => {
+    const form = await rawRequest(`${t.url}/sign-in`, {});
+    const token = /omopterm_sign_in=([^;]+)/.exec(cookieLine(form, 'omopterm_sign_in')!)![1]!;
+    const after = async (next: string) =>
+      (
+        await rawRequest(`${t.url}/sign-in`, {
+          method: 'POST',
+          body: formBody({ api_key: t.key, next, _csrf: token }),
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `omopterm_sign_in=${token}` },
+        })
+      ).headers.location;
+    // Browsers drop tabs and newlines and read "\\" as "/": each of these would be another origin.
+    for (const next of ['//evil.example/x', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'https://evil.example/', 'javascript:alert(1)']) {
+      expect(await after(next), JSON.stringify(next)).toBe('/');
+    }
+    expect(await after('/search?q=type%202&vocab_release=2025.1')).toBe('/search?q=type%202&vocab_release=2025.1');
+  });
+});
+
 describe('the landing page', () => {
   it('lists the loaded releases with their counts and marks the default', async () => {
     const browser = await signIn(t);

@@ -7,7 +7,7 @@
  * from the release: they may hold `<`, `&` and quotes).
  */
 import type { VNode } from 'preact';
-import { formatNumber as number } from './page-parts.js';
+import { formatNumber as number, formatPercent } from './page-parts.js';
 
 const WIDTH = 640;
 
@@ -174,4 +174,22 @@ const round = (x: number) => Math.round(x * 10) / 10;
 /** part / whole as a percentage with one decimal. */
 export function share(part: number, whole: number): string {
   return whole > 0 ? (Math.round((part / whole) * 1000) / 10).toFixed(1) : '0.0';
+}
+
+/** One bar split into the concepts mapped to another concept and those not mapped. */
+export function MappedShareBar({ mapped, unmapped, ...frame }: ChartFrame & { mapped: number; unmapped: number }): VNode {
+  return (
+    <ShareBar
+      {...frame}
+      data={[
+        { label: 'Mapped', value: mapped, tone: 'standard' },
+        { label: 'Not mapped', value: unmapped, tone: 'rest' },
+      ]}
+    />
+  );
+}
+
+/** Horizontal bars of percentages (0 to 100, printed as such), one per datum, in the alternate colour. */
+export function PercentBarChart({ data, ...frame }: Omit<ChartFrame, 'format'> & { data: Array<{ label: string; value: number }> }): VNode {
+  return <BarChart {...frame} data={data.map((d) => ({ ...d, tone: 'alt' }))} max={100} format={(v) => formatPercent(v)} />;
 }

@@ -29,6 +29,7 @@ import { ADD_TO_SET_PATH } from './concept-set-controls.js';
 import { readBuilderSets, tooLarge, writeBuilderSets } from './concept-set-session.js';
 import { CsrfField, sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
+import { formatNumber as number, ReleaseField, SectionLink, standardLabel } from './page-parts.js';
 
 export const BUILDER_PATH = '/concept-set';
 /** Resolved concepts a page lists. */
@@ -45,7 +46,6 @@ export const DIFF_SAMPLE = 20;
 export const OPTIMIZE_SAMPLE = 50;
 const MAX_RETURN_PATH = 2000;
 
-const number = (n: number) => n.toLocaleString('en-US');
 const expressionOf = (items: ConceptSetItem[]): ConceptSetExpression => ({ format: 'atlas-json', items });
 
 type Form = Record<string, unknown>;
@@ -74,6 +74,11 @@ function checkbox(form: Form, name: string): boolean {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true' || value === 'on') return true;
   throw badField(name, `a checkbox is "true" or absent, got ${JSON.stringify(value)}.`);
+}
+
+/** The three flags of an item, from its form's checkboxes. */
+function itemFlags(form: Form): Omit<ConceptSetItem, 'conceptId'> {
+  return { isExcluded: checkbox(form, 'is_excluded'), includeDescendants: checkbox(form, 'include_descendants'), includeMapped: checkbox(form, 'include_mapped') };
 }
 
 function conceptIdField(form: Form, name = 'concept_id'): number {
@@ -158,14 +163,53 @@ function visibleConcepts(view: ReleaseView, ids: readonly number[]): Map<number,
   return new Map(view.concepts([...new Set(ids)]).map((c) => [c.concept_id, c]));
 }
 
-const standardCaption = (flag: ConceptRecord['standard_concept']) => (flag === 'S' ? 'Standard' : flag === 'C' ? 'Classification' : 'Non-standard');
-
-/** A pager link: a plain link that htmx, when it runs, turns into a swap of its own section (the URL still changes). */
-function PagerLink({ href, section, rel, children }: { href: string; section: string; rel?: string; children: string }): VNode {
+/** Previous / next links of a paged section (nothing when it fits on one page); `last` is the last page there is a link to. */
+function SectionPager({
+  label,
+  section,
+  page,
+  pages,
+  last = pages,
+  link,
+  words,
+}: {
+  label: string;
+  section: string;
+  page: number;
+  pages: number;
+  last?: number;
+  link: (page: number) => string;
+  words: { previous: string; next: string; page: string };
+}): VNode | null {
+  if (pages <= 1) return null;
   return (
-    <a href={href} rel={rel} hx-get={href} hx-select={`#${section}`} hx-target={`#${section}`} hx-swap="outerHTML" hx-push-url="true">
-      {children}
-    </a>
+    <nav class="pager" aria-label={label}>
+      {page > 1 ? (
+        <SectionLink href={link(page - 1)} section={section} rel="prev">
+          {words.previous}
+        </SectionLink>
+      ) : null}
+      <span>
+        {words.page} {number(page)} of {number(pages)}
+      </span>
+      {page < pages && page < last ? (
+        <SectionLink href={link(page + 1)} section={section} rel="next">
+          {words.next}
+        </SectionLink>
+      ) : null}
+    </nav>
+  );
+}
+
+/** The text box of a pasted expression and the file input that fills it (with JavaScript). */
+function ExpressionField({ id, label, rows }: { id: string; label: string; rows: number }): VNode {
+  return (
+    <>
+      <label for={`${id}-expression`}>{label}</label>
+      <textarea id={`${id}-expression`} name="expression" required rows={rows} spellcheck={false}></textarea>
+      <label for={`${id}-file`}>…or read it from a file (fills the box above; needs JavaScript)</label>
+      <input type="file" id={`${id}-file`} accept=".json,.csv,application/json,text/csv" data-fill={`${id}-expression`} />
+    </>
   );
 }
 
@@ -274,23 +318,14 @@ function ItemsSection({
           </tbody>
         </table>
       )}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of items">
-          {query.itemsPage > 1 ? (
-            <PagerLink href={builderLink(ctx, query, { itemsPage: query.itemsPage - 1 })} section="items-section" rel="prev">
-              Previous items
-            </PagerLink>
-          ) : null}
-          <span>
-            Items page {number(query.itemsPage)} of {number(pages)}
-          </span>
-          {query.itemsPage < pages ? (
-            <PagerLink href={builderLink(ctx, query, { itemsPage: query.itemsPage + 1 })} section="items-section" rel="next">
-              Next items
-            </PagerLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <SectionPager
+        label="Pages of items"
+        section="items-section"
+        page={query.itemsPage}
+        pages={pages}
+        link={(itemsPage) => builderLink(ctx, query, { itemsPage })}
+        words={{ previous: 'Previous items', next: 'Next items', page: 'Items page' }}
+      />
       {items.length > 0 ? (
         <div class="row">
           <form method="post" action={ctx.link(`${BUILDER_PATH}/clear`)}>
@@ -321,7 +356,7 @@ function ConceptRows({ ctx, concepts }: { ctx: PageContext; concepts: ConceptRec
           <td>{c.domain_id}</td>
           <td>{c.vocabulary_id}</td>
           <td>{c.concept_class_id}</td>
-          <td>{standardCaption(c.standard_concept)}</td>
+          <td>{standardLabel(c.standard_concept)}</td>
         </tr>
       ))}
     </tbody>
@@ -387,23 +422,15 @@ function ResolvedSection({ ctx, query, resolved }: { ctx: PageContext; query: Bu
           <ConceptRows ctx={ctx} concepts={resolved.concepts} />
         </table>
       ) : null}
-      {pages > 1 ? (
-        <nav class="pager" aria-label="Pages of resolved concepts">
-          {query.page > 1 ? (
-            <PagerLink href={link(query.page - 1)} section="resolved-section" rel="prev">
-              Previous
-            </PagerLink>
-          ) : null}
-          <span>
-            Page {number(query.page)} of {number(pages)}
-          </span>
-          {query.page < pages && query.page < MAX_RESOLVED_PAGE ? (
-            <PagerLink href={link(query.page + 1)} section="resolved-section" rel="next">
-              Next
-            </PagerLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <SectionPager
+        label="Pages of resolved concepts"
+        section="resolved-section"
+        page={query.page}
+        pages={pages}
+        last={MAX_RESOLVED_PAGE}
+        link={link}
+        words={{ previous: 'Previous', next: 'Next', page: 'Page' }}
+      />
     </section>
   );
 }
@@ -536,10 +563,7 @@ function CompareSection({ ctx, comparison, concepts, otherItems }: { ctx: PageCo
       ) : null}
       <form method="post" action={ctx.link(`${BUILDER_PATH}/compare`)} class="stack wide">
         <CsrfField ctx={ctx} />
-        <label for="compare-expression">The other set: ATLAS JSON or the ATLAS CSV export</label>
-        <textarea id="compare-expression" name="expression" required rows={6} spellcheck={false}></textarea>
-        <label for="compare-file">…or read it from a file (fills the box above; needs JavaScript)</label>
-        <input type="file" id="compare-file" accept=".json,.csv,application/json,text/csv" data-fill="compare-expression" />
+        <ExpressionField id="compare" label="The other set: ATLAS JSON or the ATLAS CSV export" rows={6} />
         <span>
           <button type="submit">Compare</button>
         </span>
@@ -593,7 +617,7 @@ function DiffSection({ ctx, query, diff }: { ctx: PageContext; query: BuilderQue
         <p>Only one release is loaded on this server.</p>
       ) : (
         <form method="get" action={BUILDER_PATH} class="row">
-          {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+          <ReleaseField ctx={ctx} />
           <label for="diff-to">From release {current} to</label>
           <select id="diff-to" name="diff_to">
             {others.map((r) => (
@@ -627,10 +651,7 @@ function ImportSection({ ctx }: { ctx: PageContext }): VNode {
       <h2 id="import-heading">Import</h2>
       <form method="post" action={ctx.link(`${BUILDER_PATH}/import`)} class="stack wide">
         <CsrfField ctx={ctx} />
-        <label for="import-expression">ATLAS JSON (an expression or a whole concept set) or the ATLAS CSV export</label>
-        <textarea id="import-expression" name="expression" required rows={8} spellcheck={false}></textarea>
-        <label for="import-file">…or read it from a file (fills the box above; needs JavaScript)</label>
-        <input type="file" id="import-file" accept=".json,.csv,application/json,text/csv" data-fill="import-expression" />
+        <ExpressionField id="import" label="ATLAS JSON (an expression or a whole concept set) or the ATLAS CSV export" rows={8} />
         <fieldset>
           <legend>The imported items</legend>
           <input type="radio" id="import-replace" name="mode" value="replace" checked />
@@ -748,7 +769,7 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
   app.post(ADD_TO_SET_PATH, { config: { page: 'signed-in' }, schema: { hide: true } }, async (request, reply) => {
     const form = formOf(request);
     const conceptId = conceptIdField(form);
-    const flags = { isExcluded: checkbox(form, 'is_excluded'), includeDescendants: checkbox(form, 'include_descendants'), includeMapped: checkbox(form, 'include_mapped') };
+    const flags = itemFlags(form);
     const back = returnPath(form);
     // 404 for a concept the release has not, 403 for one the key may not see: nothing is stored.
     request.view.requireConcept(conceptId);
@@ -764,12 +785,7 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
     const form = formOf(request);
     const sets = await readBuilderSets(state, request);
     const index = indexField(form, sets.current);
-    const item: ConceptSetItem = {
-      conceptId: sets.current[index]!.conceptId,
-      isExcluded: checkbox(form, 'is_excluded'),
-      includeDescendants: checkbox(form, 'include_descendants'),
-      includeMapped: checkbox(form, 'include_mapped'),
-    };
+    const item: ConceptSetItem = { conceptId: sets.current[index]!.conceptId, ...itemFlags(form) };
     await writeBuilderSets(state, request, { ...sets, current: sets.current.map((i, n) => (n === index ? item : i)) });
     return backToBuilder(request, reply);
   });
@@ -787,18 +803,18 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
     return backToBuilder(request, reply);
   });
 
-  /** The expression of a form's `expression` field (ATLAS JSON, TAB JSON or ATLAS CSV); a 400 naming the item or line otherwise. */
-  const pastedExpression = (form: Form): ConceptSetExpression => {
+  /** The items of a form's `expression` field (ATLAS JSON, TAB JSON or ATLAS CSV), flags only; a 400 naming the item or line otherwise. */
+  const pastedItems = (form: Form): ConceptSetItem[] => {
     const text = textField(form, 'expression', Number.MAX_SAFE_INTEGER);
     if (text === undefined || text.trim() === '') throw badField('expression', 'paste an ATLAS JSON expression or the ATLAS CSV export (or choose a file).');
-    return readExpression(text, 'expression');
+    return readExpression(text, 'expression').items.map(({ conceptId, isExcluded, includeDescendants, includeMapped }) => ({ conceptId, isExcluded, includeDescendants, includeMapped }));
   };
 
   app.post(`${BUILDER_PATH}/import`, { config: { page: 'signed-in' }, schema: { hide: true } }, async (request, reply) => {
     const form = formOf(request);
     const mode = textField(form, 'mode', 10) ?? 'replace';
     if (mode !== 'replace' && mode !== 'append') throw badField('mode', `must be replace or append, got ${JSON.stringify(mode)}.`);
-    const imported = pastedExpression(form).items.map(({ conceptId, isExcluded, includeDescendants, includeMapped }) => ({ conceptId, isExcluded, includeDescendants, includeMapped }));
+    const imported = pastedItems(form);
     const sets = await readBuilderSets(state, request);
     const current = mode === 'append' ? [...sets.current, ...imported] : imported;
     if (current.length > MAX_EXPRESSION_ITEMS) {
@@ -819,7 +835,7 @@ export function registerConceptSetPages(app: FastifyInstance, options: PagesOpti
   });
 
   app.post(`${BUILDER_PATH}/compare`, { config: { page: 'signed-in' }, schema: { hide: true } }, async (request, reply) => {
-    const other = pastedExpression(formOf(request)).items.map(({ conceptId, isExcluded, includeDescendants, includeMapped }) => ({ conceptId, isExcluded, includeDescendants, includeMapped }));
+    const other = pastedItems(formOf(request));
     const sets = await readBuilderSets(state, request);
     await writeBuilderSets(state, request, { ...sets, compare: other });
     return reply.redirect(`${pageContext(request, options).link(BUILDER_PATH)}#compare-heading`, 303);

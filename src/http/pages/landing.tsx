@@ -5,9 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { listReleases } from '../../services/vocabularies/release-catalog.js';
 import { sendPage } from './layout.js';
-import { formatNumber as number } from './page-parts.js';
 import { pageContext, type PagesOptions } from './page-context.js';
-
+import { formatNumber as number, ReleaseField } from './page-parts.js';
 
 export function registerLandingPage(app: FastifyInstance, options: PagesOptions): void {
   app.get('/', { config: { page: 'signed-in' }, schema: { hide: true } }, async (request, reply) => {
@@ -19,7 +18,7 @@ export function registerLandingPage(app: FastifyInstance, options: PagesOptions)
       body: [
         <h1>OMOP vocabularies</h1>,
         <form class="search-box" method="get" action="/search" role="search">
-          {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+          <ReleaseField ctx={ctx} />
           <label for="home-q">Search concepts</label>
           <input id="home-q" name="q" type="search" placeholder="e.g. type 2 diabetes, 44054006, E11.9" />
           <button type="submit">Search</button>

@@ -5,14 +5,14 @@
  * histogram and of the coverage per source domain. Without both vocabularies the page is the form alone.
  */
 import type { FastifyInstance } from 'fastify';
-import type { VNode } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import { mappingCoverage, type CoverageReport } from '../../services/mapping-quality/coverage-report.js';
 import { mappingQualityReport } from '../../services/mapping-quality/quality-report.js';
 import { listVocabularies, type VocabularySummary } from '../../services/vocabularies/vocabulary-catalog.js';
-import { BarChart, Histogram, ShareBar } from './charts.js';
+import { Histogram, MappedShareBar, PercentBarChart } from './charts.js';
 import { sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
-import { formatNumber as n, formatPercent, formatScore, optionalVocabularyId } from './page-parts.js';
+import { Figure, formatNumber as n, formatPercent, formatScore, optionalVocabularyId, plural, ReleaseField } from './page-parts.js';
 import { ServiceError } from '../../services/errors.js';
 
 type Band = 'excellent' | 'good' | 'moderate' | 'poor';
@@ -38,6 +38,15 @@ interface Example {
   potential_issues: string[];
 }
 
+/** The figures of one source → target pair in the E10 report. */
+interface PairQuality {
+  target_vocabulary_name: string;
+  median_confidence: number | null;
+  confidence_std_dev: number | null;
+  equivalence_distribution: { exact: number; unclassified: number; reason: string };
+  primary_use_cases: string[];
+}
+
 /** The E10 report with every section (src/services/mapping-quality/quality-report.ts builds it). */
 interface QualityData {
   source_vocabulary: string;
@@ -52,16 +61,7 @@ interface QualityData {
     string,
     {
       vocabulary_name: string;
-      target_vocabularies: Record<
-        string,
-        {
-          target_vocabulary_name: string;
-          median_confidence: number | null;
-          confidence_std_dev: number | null;
-          equivalence_distribution: { exact: number; unclassified: number; reason: string };
-          primary_use_cases: string[];
-        }
-      >;
+      target_vocabularies: Record<string, PairQuality>;
     }
   >;
   quality_by_domain: Record<string, { domain_name: string; total_mappings: number; average_confidence: number; quality_distribution: Record<Band, number>; quality_challenges: string[] }>;
@@ -180,7 +180,7 @@ function VocabularySelect({ id, name, label, vocabularies, selected }: { id: str
 function PairForm({ ctx, vocabularies, source, target }: { ctx: PageContext; vocabularies: VocabularySummary[]; source: string | null; target: string | null }): VNode {
   return (
     <form class="pair-form row" method="get" action="/mapping-quality" aria-label="Vocabulary pair">
-      {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+      <ReleaseField ctx={ctx} />
       <VocabularySelect id="mq-source" name="source" label="Source vocabulary" vocabularies={vocabularies} selected={source} />
       <VocabularySelect id="mq-target" name="target" label="Target vocabulary" vocabularies={vocabularies} selected={target} />
       <button type="submit" class="primary">
@@ -237,16 +237,39 @@ function ExampleTable({ ctx, id, caption, rows }: { ctx: PageContext; id: string
   );
 }
 
+/** The rows of the overview table: what each figure is, and its value as printed. */
+function overviewFigures(q: QualityData, pair: PairQuality): Array<[string, ComponentChildren]> {
+  const o = q.quality_overview;
+  const signals = q.quality_metrics.signal_summary;
+  return [
+    ['Mapping rows analysed', n(o.total_mappings_analyzed)],
+    ['Average confidence', formatScore(o.overall_average_confidence)],
+    ['Median confidence', formatScore(pair.median_confidence)],
+    ['Standard deviation', formatScore(pair.confidence_std_dev)],
+    ['Quality rating', o.overall_quality_rating ?? '–'],
+    ['High quality (confidence above 0.8)', formatPercent(o.high_quality_percentage)],
+    ['Identical names (exact)', n(pair.equivalence_distribution.exact)],
+    ['One-to-one / one-to-many rows', <>{n(signals.one_to_one)} / {n(signals.one_to_many)}</>],
+    ['Self-maps', n(signals.self_maps)],
+    ['Rows crossing domains', n(signals.domain_mismatches)],
+    [
+      'Targets: valid standard / valid non-standard / invalid',
+      <>
+        {n(signals.target_status.valid_standard)} / {n(signals.target_status.valid_non_standard)} / {n(signals.target_status.invalid)}
+      </>,
+    ],
+    ...Object.entries(signals.by_relationship).map(([relationship, count]): [string, ComponentChildren] => [`“${relationship}” rows`, n(count)]),
+    ['Average name similarity', formatScore(q.quality_metrics.semantic_similarity_analysis.average_similarity)],
+  ];
+}
+
 function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quality: QualityData; method: string; coverage: CoverageReport }): VNode {
   const source = q.source_vocabulary;
   const target = q.target_vocabulary;
-  const o = q.quality_overview;
   const pair = q.quality_by_vocabulary_pair[source]!.target_vocabularies[target]!;
   const dist = q.quality_metrics.confidence_score_distribution;
-  const sim = q.quality_metrics.semantic_similarity_analysis;
-  const signals = q.quality_metrics.signal_summary;
   const domains = Object.entries(q.quality_by_domain);
-  const total = o.total_mappings_analyzed;
+  const total = q.quality_overview.total_mappings_analyzed;
   const outliers = q.quality_outliers;
   const years = q.quality_trends.quality_over_time;
   const covered = coverage.domain_coverage.filter((d) => d.source_concepts > 0);
@@ -257,64 +280,12 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
         <table class="data figures" id="overview-table">
           <caption class="visually-hidden">The pair's figures</caption>
           <tbody>
-            <tr>
-              <th scope="row">Mapping rows analysed</th>
-              <td class="num">{n(total)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Average confidence</th>
-              <td class="num">{formatScore(o.overall_average_confidence)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Median confidence</th>
-              <td class="num">{formatScore(pair.median_confidence)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Standard deviation</th>
-              <td class="num">{formatScore(pair.confidence_std_dev)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Quality rating</th>
-              <td class="num">{o.overall_quality_rating ?? '–'}</td>
-            </tr>
-            <tr>
-              <th scope="row">High quality (confidence above 0.8)</th>
-              <td class="num">{formatPercent(o.high_quality_percentage)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Identical names (exact)</th>
-              <td class="num">{n(pair.equivalence_distribution.exact)}</td>
-            </tr>
-            <tr>
-              <th scope="row">One-to-one / one-to-many rows</th>
-              <td class="num">
-                {n(signals.one_to_one)} / {n(signals.one_to_many)}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">Self-maps</th>
-              <td class="num">{n(signals.self_maps)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Rows crossing domains</th>
-              <td class="num">{n(signals.domain_mismatches)}</td>
-            </tr>
-            <tr>
-              <th scope="row">Targets: valid standard / valid non-standard / invalid</th>
-              <td class="num">
-                {n(signals.target_status.valid_standard)} / {n(signals.target_status.valid_non_standard)} / {n(signals.target_status.invalid)}
-              </td>
-            </tr>
-            {Object.entries(signals.by_relationship).map(([relationship, count]) => (
+            {overviewFigures(q, pair).map(([label, value]) => (
               <tr>
-                <th scope="row">“{relationship}” rows</th>
-                <td class="num">{n(count)}</td>
+                <th scope="row">{label}</th>
+                <td class="num">{value}</td>
               </tr>
             ))}
-            <tr>
-              <th scope="row">Average name similarity</th>
-              <td class="num">{formatScore(sim.average_similarity)}</td>
-            </tr>
           </tbody>
         </table>
         {pair.primary_use_cases.length ? (
@@ -332,8 +303,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
       {total > 0 ? (
         <section aria-labelledby="confidence-heading" id="confidence">
           <h2 id="confidence-heading">Confidence distribution</h2>
-          <div class="chart-pair">
-            <div class="chart-box">
+          <Figure
+            chart={
               <Histogram
                 id="chart-confidence"
                 title={`Confidence of the ${source} to ${target} mappings`}
@@ -341,8 +312,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                 xLabel="Confidence"
                 data={dist.histogram_bins.map((b) => ({ label: `${b.range_start.toFixed(1)}–${b.range_end.toFixed(1)}`, value: b.count }))}
               />
-            </div>
-            <div class="chart-table">
+            }
+            table={
               <table class="data" id="confidence-table">
                 <caption>Mapping rows per confidence range</caption>
                 <thead>
@@ -364,8 +335,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                   ))}
                 </tbody>
               </table>
-            </div>
-          </div>
+            }
+          />
           {dist.percentiles ? (
             <table class="data" id="percentile-table">
               <caption>Percentiles of the confidence</caption>
@@ -440,29 +411,25 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
           have a valid “Maps to” into {target}.
         </p>
         {coverage.total_source_concepts > 0 ? (
-          <ShareBar
+          <MappedShareBar
             id="chart-pair-coverage"
             title={`Valid ${source} concepts mapped into ${target}`}
             description={`One bar split into the valid ${source} concepts with a “Maps to” into ${target} and those without.`}
-            data={[
-              { label: 'Mapped', value: coverage.total_mapped_concepts, tone: 'standard' },
-              { label: 'Not mapped', value: coverage.total_source_concepts - coverage.total_mapped_concepts, tone: 'rest' },
-            ]}
+            mapped={coverage.total_mapped_concepts}
+            unmapped={coverage.total_source_concepts - coverage.total_mapped_concepts}
           />
         ) : null}
         {covered.length ? (
-          <div class="chart-pair">
-            <div class="chart-box">
-              <BarChart
+          <Figure
+            chart={
+              <PercentBarChart
                 id="chart-domain-coverage"
                 title={`Coverage of ${source} by ${target} per source domain`}
                 description={`Horizontal bars, one per domain of ${source}, long as the percentage of its valid concepts mapped into ${target}; the table has the numbers.`}
-                data={covered.map((d) => ({ label: d.domain_name, value: d.coverage_percentage ?? 0, tone: 'alt' }))}
-                max={100}
-                format={(v) => formatPercent(v)}
+                data={covered.map((d) => ({ label: d.domain_name, value: d.coverage_percentage ?? 0 }))}
               />
-            </div>
-            <div class="chart-table">
+            }
+            table={
               <table class="data" id="domain-coverage-table">
                 <caption>Valid {source} concepts mapped into {target}, per domain</caption>
                 <thead>
@@ -490,8 +457,8 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
                   ))}
                 </tbody>
               </table>
-            </div>
-          </div>
+            }
+          />
         ) : null}
         {coverage.unmapped_concepts.length ? (
           <details>
@@ -539,7 +506,7 @@ function Report({ ctx, quality: q, method, coverage }: { ctx: PageContext; quali
           <h2 id="trends-heading">Over time</h2>
           <p class="hint">{q.quality_trends.quality_improvement_rate_reason}</p>
           <details>
-            <summary>New mapping rows and their average confidence per year ({years.length} {years.length === 1 ? "year" : "years"})</summary>
+            <summary>New mapping rows and their average confidence per year ({plural(years.length, 'year')})</summary>
             <table class="data" id="trend-table">
               <caption class="visually-hidden">Mapping rows per year of their valid_start_date</caption>
               <thead>

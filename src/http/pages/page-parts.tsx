@@ -53,21 +53,34 @@ export function withQuery(ctx: PageContext, changes: Record<string, QueryValue>)
 }
 
 /**
+ * A plain link to `href` (plus `#hash`) that htmx, when it runs, turns into a swap of the page's element `#section` by
+ * the same element of the answer, pushing the URL: paging one section of a page without reloading the rest.
+ */
+export function SectionLink({ href, section, hash, rel, children }: { href: string; section: string; hash?: string; rel?: string; children: string }): VNode {
+  return (
+    <a href={hash ? `${href}#${hash}` : href} rel={rel} hx-get={href} hx-select={`#${section}`} hx-target={`#${section}`} hx-swap="outerHTML" hx-push-url="true">
+      {children}
+    </a>
+  );
+}
+
+/**
  * Previous / next links of a paged table; nothing when it fits on one page. `anchor` is the id of the table's section:
  * the links go there, and with htmx they swap only that section (taken from the same page) and push the URL.
  */
 export function Pager({ ctx, slice, parameter, anchor, label }: { ctx: PageContext; slice: Slice<unknown>; parameter: string; anchor?: string; label: string }): VNode | null {
   if (slice.pages <= 1) return null;
   const url = (page: number) => ctx.link(ctx.path, withQuery(ctx, { [parameter]: page === 1 ? undefined : page }));
-  const link = (page: number, rel: string, text: string) => (
-    <a
-      href={`${url(page)}${anchor ? `#${anchor}` : ''}`}
-      rel={rel}
-      {...(anchor ? { 'hx-get': url(page), 'hx-select': `#${anchor}`, 'hx-target': `#${anchor}`, 'hx-swap': 'outerHTML', 'hx-push-url': 'true' } : {})}
-    >
-      {text}
-    </a>
-  );
+  const link = (page: number, rel: string, text: string) =>
+    anchor ? (
+      <SectionLink href={url(page)} section={anchor} hash={anchor} rel={rel}>
+        {text}
+      </SectionLink>
+    ) : (
+      <a href={url(page)} rel={rel}>
+        {text}
+      </a>
+    );
   return (
     <nav class="pager" aria-label={`${label}: pages`}>
       {slice.page > 1 ? link(slice.page - 1, 'prev', 'Previous') : null}
@@ -95,4 +108,25 @@ export function optionalVocabularyId(value: unknown, parameter: string): string 
     });
   }
   return v;
+}
+
+/** "1 concept", "1,234 concepts": the count with thousands separators and the word in the number it needs. */
+export const plural = (count: number, one: string, many = `${one}s`) => `${formatNumber(count)} ${count === 1 ? one : many}`;
+
+/** What a concept's standard_concept flag means, as the pages print it (S, C, anything else: non-standard). */
+export const standardLabel = (flag: string | null | undefined) => (flag === 'S' ? 'Standard' : flag === 'C' ? 'Classification' : 'Non-standard');
+
+/** The chosen release as a hidden field of a GET form, so submitting the form keeps it (nothing for the default). */
+export function ReleaseField({ ctx }: { ctx: PageContext }): VNode | null {
+  return ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null;
+}
+
+/** A chart with the table of its numbers beside it; `caption` stands in for the chart when there is nothing to draw. */
+export function Figure({ chart, table, caption }: { chart: VNode | null; table: VNode; caption?: string }): VNode {
+  return (
+    <div class="chart-pair">
+      <div class="chart-box">{chart ?? <p class="hint">{caption ?? 'Nothing to draw.'}</p>}</div>
+      <div class="chart-table">{table}</div>
+    </div>
+  );
 }

@@ -10,7 +10,7 @@ import type { ComponentChildren, VNode } from 'preact';
 import { Type } from 'typebox';
 import { ServiceError } from '../../services/errors.js';
 import type { ReleaseView } from '../../services/release-view.js';
-import { searchFacets, type FacetValue, type SearchFacets } from '../../services/search/facets.js';
+import { PAGE_FACET_WINDOW, searchPageWithFacets, type FacetValue, type SearchFacets } from '../../services/search/facets.js';
 import { searchConcepts, type ConceptSearchRecord } from '../../services/search/keyword-search.js';
 import { MAX_QUERY_LENGTH } from '../../services/search/query-parser.js';
 import type { SearchFilters, StandardFlag } from '../../services/search/search-filters.js';
@@ -23,6 +23,7 @@ import { AddToConceptSet } from './concept-set-controls.js';
 import { highlight } from './highlight.js';
 import { sendFragment, sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
+import { formatNumber as number, ReleaseField, standardLabel } from './page-parts.js';
 
 export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
@@ -134,9 +135,14 @@ function filtersOf(s: SearchState): SearchFilters {
   };
 }
 
+/** The results a page of this state shows: semantic search serves at most SEMANTIC_MAX_PAGE_SIZE. */
+const servedPageSize = (s: SearchState) => (s.mode === 'semantic' ? Math.min(s.pageSize, SEMANTIC_MAX_PAGE_SIZE) : s.pageSize);
+/** How deep into the results the pages of this mode go. */
+const maxDepth = (s: SearchState) => (s.mode === 'semantic' ? SEMANTIC_MAX_DEPTH : KEYWORD_MAX_DEPTH);
+
 function checkDepth(s: SearchState): void {
-  const depth = s.mode === 'semantic' ? SEMANTIC_MAX_DEPTH : KEYWORD_MAX_DEPTH;
-  const pageSize = s.mode === 'semantic' ? Math.min(s.pageSize, SEMANTIC_MAX_PAGE_SIZE) : s.pageSize;
+  const depth = maxDepth(s);
+  const pageSize = servedPageSize(s);
   if ((s.page - 1) * pageSize + pageSize > depth) {
     const last = Math.floor(depth / pageSize);
     throw new ServiceError(
@@ -176,9 +182,15 @@ interface Outcome {
 
 function keywordSearch(view: ReleaseView, s: SearchState): Outcome {
   const filters = filtersOf(s);
-  const result = searchConcepts(view, { query: s.q, filters, page: s.page, pageSize: s.pageSize, queryRules: { parameter: 'q' } });
+  const { page: result, facets } = searchPageWithFacets(view, {
+    query: s.q,
+    filters,
+    page: s.page,
+    pageSize: s.pageSize,
+    queryRules: { parameter: 'q' },
+    facetWindow: PAGE_FACET_WINDOW,
+  });
   const total = result.total ?? 0;
-  const facets = searchFacets(view, { query: s.q, filters });
   // The validity facet: valid and invalid totals with the other filters (one of them is this search's total).
   const countWith = (validity: 'valid' | 'invalid') =>
     searchConcepts(view, { query: s.q, filters: filtersOf({ ...s, validity: validity === 'valid' ? undefined : validity }), page: 1, pageSize: 1 }).total ?? 0;
@@ -200,7 +212,7 @@ function keywordSearch(view: ReleaseView, s: SearchState): Outcome {
 
 async function meaningSearch(request: FastifyRequest, s: SearchState): Promise<Outcome> {
   const ctx = await semanticContextOf(request);
-  const pageSize = Math.min(s.pageSize, SEMANTIC_MAX_PAGE_SIZE);
+  const pageSize = servedPageSize(s);
   const result = await semanticSearch(ctx, { query: s.q, filters: filtersOf(s), page: s.page, pageSize, withFacets: true });
   const known = result.totalAboveThreshold;
   const hasNext = known > s.page * pageSize;
@@ -220,12 +232,8 @@ async function meaningSearch(request: FastifyRequest, s: SearchState): Promise<O
   };
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
-
 function StandardBadge({ flag }: { flag: 'S' | 'C' | null }): VNode {
-  if (flag === 'S') return <span class="badge standard">Standard</span>;
-  if (flag === 'C') return <span class="badge classification">Classification</span>;
-  return <span class="badge">Non-standard</span>;
+  return <span class={flag === 'S' ? 'badge standard' : flag === 'C' ? 'badge classification' : 'badge'}>{standardLabel(flag)}</span>;
 }
 
 /** `reason` undefined: the result does not say (semantic results); `known` then tells whether it is invalid. */
@@ -234,6 +242,15 @@ function InvalidBadge({ reason, known }: { reason: 'D' | 'U' | null | undefined;
   if (reason === 'U') return <span class="badge invalid">Invalid: replaced</span>;
   return known ? <span class="badge invalid">Invalid</span> : null;
 }
+
+/** How htmx swaps a new page of results in: #search-results taken from the answer, #search-state beside it, the URL pushed. */
+const RESULTS_SWAP = {
+  'hx-target': '#search-results',
+  'hx-select': '#search-results',
+  'hx-swap': 'outerHTML',
+  'hx-select-oob': '#search-state',
+  'hx-push-url': 'true',
+};
 
 /** Every link inside #search-results is also an htmx request that swaps the results in place (attributes inherited). */
 const swapLink = (href: string) => ({ href, 'hx-get': href });
@@ -294,7 +311,14 @@ function FacetList({
 }
 
 const toggled = (list: readonly string[], value: string) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
-const STANDARD_LABELS: Record<string, string> = { S: 'Standard', C: 'Classification', N: 'Non-standard' };
+
+/** The multiple-choice facets, in the order the page lists them: the state field each sets and the facet counts it shows. */
+const FACETS = [
+  { title: 'Domain', id: 'domain', field: 'domain', counts: 'domains' },
+  { title: 'Vocabulary', id: 'vocabulary', field: 'vocabulary', counts: 'vocabularies' },
+  { title: 'Concept class', id: 'concept-class', field: 'conceptClass', counts: 'concept_classes' },
+  { title: 'Standard', id: 'standard', field: 'standard', counts: 'standard_concepts' },
+] as const satisfies ReadonlyArray<{ title: string; id: string; field: keyof SearchState; counts: keyof SearchFacets }>;
 
 function Facets({ ctx, state, outcome }: { ctx: PageContext; state: SearchState; outcome: Outcome }): VNode {
   const f = outcome.facets;
@@ -318,35 +342,18 @@ function Facets({ ctx, state, outcome }: { ctx: PageContext; state: SearchState;
         <p class="hint">Counts cover the best {number(outcome.facetCounted)} of {number(outcome.facetTotal)} results.</p>
       ) : null}
       {outcome.totalIsLowerBound ? <p class="hint">Counts cover the {number(outcome.facetCounted)} results found so far.</p> : null}
-      <FacetList ctx={ctx} state={state} title="Domain" id="domain" values={f?.domains ?? null} selected={state.domain} toggle={(s, v) => ({ ...s, domain: toggled(s.domain, v) })} />
-      <FacetList
-        ctx={ctx}
-        state={state}
-        title="Vocabulary"
-        id="vocabulary"
-        values={f?.vocabularies ?? null}
-        selected={state.vocabulary}
-        toggle={(s, v) => ({ ...s, vocabulary: toggled(s.vocabulary, v) })}
-      />
-      <FacetList
-        ctx={ctx}
-        state={state}
-        title="Concept class"
-        id="concept-class"
-        values={f?.concept_classes ?? null}
-        selected={state.conceptClass}
-        toggle={(s, v) => ({ ...s, conceptClass: toggled(s.conceptClass, v) })}
-      />
-      <FacetList
-        ctx={ctx}
-        state={state}
-        title="Standard"
-        id="standard"
-        values={f?.standard_concepts ?? null}
-        selected={state.standard}
-        toggle={(s, v) => ({ ...s, standard: toggled(s.standard, v) as StandardFlag[] })}
-        label={(v) => STANDARD_LABELS[v.value] ?? v.value}
-      />
+      {FACETS.map((facet) => (
+        <FacetList
+          ctx={ctx}
+          state={state}
+          title={facet.title}
+          id={facet.id}
+          values={f?.[facet.counts] ?? null}
+          selected={state[facet.field]}
+          toggle={(s, v) => ({ ...s, [facet.field]: toggled(s[facet.field], v) })}
+          label={facet.field === 'standard' ? (v) => standardLabel(v.value) : undefined}
+        />
+      ))}
       {/* Validity is one choice: valid (the default), invalid, or both. */}
       <section class="facet" aria-labelledby="facet-validity">
         <h3 id="facet-validity">Validity</h3>
@@ -431,9 +438,8 @@ function ResultTable({ ctx, state, outcome }: { ctx: PageContext; state: SearchS
 }
 
 function Pager({ ctx, state, outcome }: { ctx: PageContext; state: SearchState; outcome: Outcome }): VNode {
-  const pageSize = state.mode === 'semantic' ? Math.min(state.pageSize, SEMANTIC_MAX_PAGE_SIZE) : state.pageSize;
-  const depth = state.mode === 'semantic' ? SEMANTIC_MAX_DEPTH : KEYWORD_MAX_DEPTH;
-  const lastServed = Math.floor(depth / pageSize);
+  const pageSize = servedPageSize(state);
+  const lastServed = Math.floor(maxDepth(state) / pageSize);
   const pages = outcome.totalIsLowerBound ? null : Math.max(1, Math.ceil(outcome.total / pageSize));
   const hasNext = outcome.hasNext && state.page < lastServed;
   return (
@@ -459,14 +465,7 @@ function Pager({ ctx, state, outcome }: { ctx: PageContext; state: SearchState; 
 
 function Results({ ctx, state, outcome, error }: { ctx: PageContext; state: SearchState; outcome: Outcome | null; error: ServiceError | null }): VNode {
   // The htmx settings every link inside inherits; the form (outside) carries the same ones.
-  const swap = {
-    id: 'search-results',
-    'hx-target': '#search-results',
-    'hx-select': '#search-results',
-    'hx-swap': 'outerHTML',
-    'hx-select-oob': '#search-state',
-    'hx-push-url': 'true',
-  };
+  const swap = { id: 'search-results', ...RESULTS_SWAP };
   if (error) {
     return (
       <div {...swap}>
@@ -491,8 +490,7 @@ function Results({ ctx, state, outcome, error }: { ctx: PageContext; state: Sear
       </div>
     );
   }
-  const pageSize = state.mode === 'semantic' ? Math.min(state.pageSize, SEMANTIC_MAX_PAGE_SIZE) : state.pageSize;
-  const first = (state.page - 1) * pageSize + 1;
+  const first = (state.page - 1) * servedPageSize(state) + 1;
   const last = first + outcome.rows.length - 1;
   const of = outcome.totalIsLowerBound ? `of at least ${number(outcome.total)}` : `of ${number(outcome.total)}`;
   return (
@@ -535,14 +533,10 @@ function SearchForm({ ctx, state }: { ctx: PageContext; state: SearchState }): V
       action={SEARCH_PATH}
       role="search"
       hx-get={SEARCH_PATH}
-      hx-target="#search-results"
-      hx-select="#search-results"
-      hx-swap="outerHTML"
-      hx-select-oob="#search-state"
-      hx-push-url="true"
+      {...RESULTS_SWAP}
       hx-disinherit="*"
     >
-      {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+      <ReleaseField ctx={ctx} />
       <div class="search-box">
         <label for="search-q">Search for</label>
         <div class="search-q">

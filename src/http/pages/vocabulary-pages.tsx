@@ -9,14 +9,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { VNode } from 'preact';
-import { vocabularyStatistics } from '../../services/statistics/vocabulary-statistics.js';
+import { vocabularyStatistics, type ReleaseCounts } from '../../services/statistics/vocabulary-statistics.js';
 import { listVocabularies, type VocabularySort, type VocabularySummary } from '../../services/vocabularies/vocabulary-catalog.js';
 import { searchVocabularies } from '../../services/vocabularies/vocabulary-search.js';
 import { vocabularyDomainStats, vocabularyStats, type VocabularyDomainStats } from '../../services/vocabularies/vocabulary-stats.js';
-import { BarChart, Histogram, ShareBar } from './charts.js';
+import { BarChart, Histogram, MappedShareBar, PercentBarChart, ShareBar } from './charts.js';
 import { sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
-import { formatNumber as n, formatPercent, formatScore, MAX_PAGE, Pager, sliceOf, VOCABULARY_ID_SCHEMA } from './page-parts.js';
+import { Figure, formatNumber as n, formatPercent, formatScore, MAX_PAGE, Pager, plural, ReleaseField, sliceOf, VOCABULARY_ID_SCHEMA } from './page-parts.js';
 
 /** Vocabularies per page of the list (a full release has about 150 with concepts). */
 export const VOCABULARY_PAGE_SIZE = 100;
@@ -39,8 +39,8 @@ interface StatisticsQuery {
   relationships_page?: number;
 }
 
-/** Path segment naming a domain: 1–20 characters (DOMAIN.domain_id), no control characters. */
-const DOMAIN_ID_SCHEMA = { type: 'string', minLength: 1, maxLength: 20, pattern: '^[^\\u0000-\\u001f\\u007f]+$' } as const;
+/** Path segment naming a domain: DOMAIN.domain_id has the bounds of a vocabulary id (1–20 characters, no control characters). */
+const DOMAIN_ID_SCHEMA = VOCABULARY_ID_SCHEMA;
 
 /** The E5 response with every section (src/http/rest/statistics-routes.ts has its schema). */
 interface VocabularyStatisticsData {
@@ -98,15 +98,7 @@ interface VocabularyStatisticsData {
     definitions: Record<string, string>;
   };
   trend_data: Array<{ period: string; total_concepts: number; concepts_added: number; concepts_modified: number; concepts_deprecated: number }>;
-  release_trend: Array<{
-    vocab_release: string;
-    release_date: string | null;
-    total_concepts: number;
-    standard_concepts: number;
-    classification_concepts: number;
-    invalid_concepts: number;
-    change_from_previous: number | null;
-  }>;
+  release_trend: ReleaseCounts[];
   notes: string[];
 }
 
@@ -211,11 +203,6 @@ function VocabularyDomainPage({ ctx, stats, classes }: { ctx: PageContext; stats
   const domain = stats.domain.domain_id;
   const c = stats.statistics;
   const search = (params: Record<string, string>) => ctx.link('/search', { vocabulary: id, domain, ...params });
-  const kinds = [
-    { label: 'Standard', value: c.standard_concepts, tone: 'standard', params: { standard: 'S' } },
-    { label: 'Classification', value: c.classification_concepts, tone: 'classification', params: { standard: 'C' } },
-    { label: 'Non-standard', value: c.non_standard_concepts, tone: 'rest', params: { standard: 'N' } },
-  ];
   return (
     <div class="vocabulary-domain">
       <p class="breadcrumb">
@@ -228,43 +215,7 @@ function VocabularyDomainPage({ ctx, stats, classes }: { ctx: PageContext; stats
         {plural(c.total_concepts, 'concept')}: {n(c.active_concepts)} valid, {n(c.invalid_concepts)} invalid; valid from {c.valid_start_date ?? '–'} (latest
         start {c.last_updated ?? '–'}). <a href={search({})}>Search them</a>.
       </p>
-      <table class="data figures" id="domain-kinds-table">
-        <caption>Concepts by kind</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col" class="num">
-              Concepts
-            </th>
-            <th scope="col" class="num">
-              Share
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {kinds.map((k) => (
-            <tr>
-              <th scope="row">
-                <a href={search(k.params)}>{k.label}</a>
-              </th>
-              <td class="num">{n(k.value)}</td>
-              <td class="num">{formatPercent(pct(k.value, c.total_concepts))}</td>
-            </tr>
-          ))}
-          <tr>
-            <th scope="row">
-              <a href={search({ validity: 'invalid' })}>Invalid (any kind)</a>
-            </th>
-            <td class="num">{n(c.invalid_concepts)}</td>
-            <td class="num">{formatPercent(pct(c.invalid_concepts, c.total_concepts))}</td>
-          </tr>
-          <tr>
-            <th scope="row">Total</th>
-            <td class="num">{n(c.total_concepts)}</td>
-            <td class="num">{c.total_concepts > 0 ? '100 %' : '–'}</td>
-          </tr>
-        </tbody>
-      </table>
+      <KindsTable id="domain-kinds-table" class="data figures" counts={c} search={search} />
       <section aria-labelledby="domain-classes-heading" id="classes">
         <h2 id="domain-classes-heading">Concept classes</h2>
         {classes.total ? (
@@ -328,7 +279,7 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
         for its statistics and charts.
       </p>
       <form class="search-box" method="get" action="/vocabularies" role="search" aria-label="Filter vocabularies">
-        {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+        <ReleaseField ctx={ctx} />
         <label for="vocabulary-filter">Filter by id or name</label>
         <input id="vocabulary-filter" name="q" type="search" value={q} maxLength={200} placeholder="e.g. ICD, RxNorm" />
         <label for="vocabulary-sort">Order</label>
@@ -348,7 +299,7 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
       ) : (
         <>
           <p id="vocabulary-count">
-            {n(slice.total)} {slice.total === 1 ? 'vocabulary' : 'vocabularies'}
+            {plural(slice.total, 'vocabulary', 'vocabularies')}
             {q ? ` match “${q}”` : ''}.
           </p>
           <table class="data" id="vocabulary-table">
@@ -358,18 +309,7 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
                 <th scope="col">Id</th>
                 <th scope="col">Name</th>
                 <th scope="col">Version</th>
-                <th scope="col" class="num">
-                  Concepts
-                </th>
-                <th scope="col" class="num">
-                  Standard
-                </th>
-                <th scope="col" class="num">
-                  Classification
-                </th>
-                <th scope="col" class="num">
-                  Invalid
-                </th>
+                <KindCountHeads />
                 <th scope="col">Search</th>
               </tr>
             </thead>
@@ -381,10 +321,12 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
                   </th>
                   <td>{v.vocabulary_name}</td>
                   <td>{v.vocabulary_version ?? ''}</td>
-                  <td class="num">{n(v.concept_count ?? 0)}</td>
-                  <td class="num">{n(v.standard_concept_count ?? 0)}</td>
-                  <td class="num">{n(v.classification_concept_count ?? 0)}</td>
-                  <td class="num">{n(v.invalid_concept_count ?? 0)}</td>
+                  <KindCountCells
+                    total={v.concept_count ?? 0}
+                    standard={v.standard_concept_count ?? 0}
+                    classification={v.classification_concept_count ?? 0}
+                    invalid={v.invalid_concept_count ?? 0}
+                  />
                   <td>
                     <a href={ctx.link('/search', { vocabulary: v.vocabulary_id })} aria-label={`Search the concepts of ${v.vocabulary_id}`}>
                       Concepts
@@ -397,15 +339,6 @@ function VocabularyList({ ctx, q, sort, slice }: { ctx: PageContext; q: string; 
           <Pager ctx={ctx} slice={slice} parameter="page" label="Vocabularies" />
         </>
       )}
-    </div>
-  );
-}
-
-function Figure({ chart, table, caption }: { chart: VNode | null; table: VNode; caption?: string }): VNode {
-  return (
-    <div class="chart-pair">
-      <div class="chart-box">{chart ?? <p class="hint">{caption ?? 'Nothing to draw.'}</p>}</div>
-      <div class="chart-table">{table}</div>
     </div>
   );
 }
@@ -428,11 +361,7 @@ function VocabularyStatisticsPage({
   const h = stats.hierarchy_statistics;
   const m = stats.mapping_statistics;
   const search = (params: Record<string, string>) => ctx.link('/search', { vocabulary: id, ...params });
-  const kinds = [
-    { label: 'Standard', value: c.standard_concepts, tone: 'standard', params: { standard: 'S' } },
-    { label: 'Classification', value: c.classification_concepts, tone: 'classification', params: { standard: 'C' } },
-    { label: 'Non-standard', value: c.non_standard_concepts, tone: 'rest', params: { standard: 'N' } },
-  ];
+  const kinds = conceptKinds(c);
   const domains = stats.domain_statistics.domain_distribution;
   const years = stats.trend_data;
   return (
@@ -484,43 +413,7 @@ function VocabularyStatisticsPage({
           }
           caption="No concepts."
           table={
-            <table class="data" id="kinds-table">
-              <caption>Concepts by kind</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col" class="num">
-                    Concepts
-                  </th>
-                  <th scope="col" class="num">
-                    Share
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {kinds.map((k) => (
-                  <tr>
-                    <th scope="row">
-                      <a href={search(k.params)}>{k.label}</a>
-                    </th>
-                    <td class="num">{n(k.value)}</td>
-                    <td class="num">{formatPercent(pct(k.value, c.total_concepts))}</td>
-                  </tr>
-                ))}
-                <tr>
-                  <th scope="row">
-                    <a href={search({ validity: 'invalid' })}>Invalid (any kind)</a>
-                  </th>
-                  <td class="num">{n(c.invalid_concepts)}</td>
-                  <td class="num">{formatPercent(pct(c.invalid_concepts, c.total_concepts))}</td>
-                </tr>
-                <tr>
-                  <th scope="row">Total</th>
-                  <td class="num">{n(c.total_concepts)}</td>
-                  <td class="num">{c.total_concepts > 0 ? '100 %' : '–'}</td>
-                </tr>
-              </tbody>
-            </table>
+            <KindsTable id="kinds-table" class="data" counts={c} search={search} />
           }
         />
       </section>
@@ -528,7 +421,7 @@ function VocabularyStatisticsPage({
       <section aria-labelledby="domains-heading" id="domains">
         <h2 id="domains-heading">Domains</h2>
         <p>
-          The concepts of {id} fall in {n(stats.domain_statistics.domains_covered)} {stats.domain_statistics.domains_covered === 1 ? 'domain' : 'domains'}.
+          The concepts of {id} fall in {plural(stats.domain_statistics.domains_covered, 'domain')}.
         </p>
         <Figure
           chart={
@@ -637,14 +530,12 @@ function VocabularyStatisticsPage({
         <Figure
           chart={
             c.total_concepts > 0 ? (
-              <ShareBar
+              <MappedShareBar
                 id="chart-coverage"
                 title={`Mapping coverage of ${id}`}
                 description={`One bar split into the ${id} concepts mapped to another concept and those not mapped.`}
-                data={[
-                  { label: 'Mapped', value: m.mapped_concepts, tone: 'standard' },
-                  { label: 'Not mapped', value: m.unmapped_concepts, tone: 'rest' },
-                ]}
+                mapped={m.mapped_concepts}
+                unmapped={m.unmapped_concepts}
               />
             ) : null
           }
@@ -683,13 +574,11 @@ function VocabularyStatisticsPage({
             <h3 id="targets-heading">Target vocabularies</h3>
             <Figure
               chart={
-                <BarChart
+                <PercentBarChart
                   id="chart-targets"
                   title={`Share of ${id} concepts mapped into each vocabulary`}
                   description={`Horizontal bars, one per target vocabulary, long as the percentage of the ${id} concepts mapped into it.`}
-                  data={m.target_vocabularies.map((t) => ({ label: t.target_vocabulary_id, value: t.coverage_percentage, tone: 'alt' }))}
-                  max={100}
-                  format={(v) => formatPercent(v)}
+                  data={m.target_vocabularies.map((t) => ({ label: t.target_vocabulary_id, value: t.coverage_percentage }))}
                 />
               }
               table={
@@ -880,18 +769,7 @@ function VocabularyStatisticsPage({
             <tr>
               <th scope="col">Release</th>
               <th scope="col">Release date</th>
-              <th scope="col" class="num">
-                Concepts
-              </th>
-              <th scope="col" class="num">
-                Standard
-              </th>
-              <th scope="col" class="num">
-                Classification
-              </th>
-              <th scope="col" class="num">
-                Invalid
-              </th>
+              <KindCountHeads />
               <th scope="col" class="num">
                 Change
               </th>
@@ -904,10 +782,7 @@ function VocabularyStatisticsPage({
                   <a href={`/vocabularies/${encodeURIComponent(id)}?vocab_release=${encodeURIComponent(r.vocab_release)}`}>{r.vocab_release}</a>
                 </th>
                 <td>{r.release_date ?? ''}</td>
-                <td class="num">{n(r.total_concepts)}</td>
-                <td class="num">{n(r.standard_concepts)}</td>
-                <td class="num">{n(r.classification_concepts)}</td>
-                <td class="num">{n(r.invalid_concepts)}</td>
+                <KindCountCells total={r.total_concepts} standard={r.standard_concepts} classification={r.classification_concepts} invalid={r.invalid_concepts} />
                 <td class="num">{r.change_from_previous === null ? '–' : `${r.change_from_previous > 0 ? '+' : ''}${n(r.change_from_previous)}`}</td>
               </tr>
             ))}
@@ -981,9 +856,100 @@ function VocabularyStatisticsPage({
   );
 }
 
-const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
-
 /** part / whole × 100 with two decimals; null without a whole. */
 function pct(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 10_000) / 100 : null;
+}
+
+/** The concept counts by kind that the vocabulary and the vocabulary-domain pages both print. */
+interface KindCounts {
+  total_concepts: number;
+  standard_concepts: number;
+  classification_concepts: number;
+  non_standard_concepts: number;
+  invalid_concepts: number;
+}
+
+/** Standard, classification and non-standard concepts: the share bar's parts and the kinds table's rows, each with its search filter. */
+function conceptKinds(c: KindCounts) {
+  return [
+    { label: 'Standard', value: c.standard_concepts, tone: 'standard', params: { standard: 'S' } },
+    { label: 'Classification', value: c.classification_concepts, tone: 'classification', params: { standard: 'C' } },
+    { label: 'Non-standard', value: c.non_standard_concepts, tone: 'rest', params: { standard: 'N' } },
+  ];
+}
+
+/** "Concepts by kind": each kind (and the invalid ones) with its count and share, linked to a search of those concepts. */
+function KindsTable({ id, class: className, counts: c, search }: { id: string; class: string; counts: KindCounts; search: (params: Record<string, string>) => string }): VNode {
+  return (
+    <table class={className} id={id}>
+      <caption>Concepts by kind</caption>
+      <thead>
+        <tr>
+          <th scope="col">Kind</th>
+          <th scope="col" class="num">
+            Concepts
+          </th>
+          <th scope="col" class="num">
+            Share
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {conceptKinds(c).map((k) => (
+          <tr>
+            <th scope="row">
+              <a href={search(k.params)}>{k.label}</a>
+            </th>
+            <td class="num">{n(k.value)}</td>
+            <td class="num">{formatPercent(pct(k.value, c.total_concepts))}</td>
+          </tr>
+        ))}
+        <tr>
+          <th scope="row">
+            <a href={search({ validity: 'invalid' })}>Invalid (any kind)</a>
+          </th>
+          <td class="num">{n(c.invalid_concepts)}</td>
+          <td class="num">{formatPercent(pct(c.invalid_concepts, c.total_concepts))}</td>
+        </tr>
+        <tr>
+          <th scope="row">Total</th>
+          <td class="num">{n(c.total_concepts)}</td>
+          <td class="num">{c.total_concepts > 0 ? '100 %' : '–'}</td>
+        </tr>
+      </tbody>
+    </table>
+  );
+}
+
+/** The column heads of concept counts by kind, in a row of the vocabulary list and of the release trend. */
+function KindCountHeads(): VNode {
+  return (
+    <>
+      <th scope="col" class="num">
+        Concepts
+      </th>
+      <th scope="col" class="num">
+        Standard
+      </th>
+      <th scope="col" class="num">
+        Classification
+      </th>
+      <th scope="col" class="num">
+        Invalid
+      </th>
+    </>
+  );
+}
+
+/** The cells under KindCountHeads. */
+function KindCountCells({ total, standard, classification, invalid }: { total: number; standard: number; classification: number; invalid: number }): VNode {
+  return (
+    <>
+      <td class="num">{n(total)}</td>
+      <td class="num">{n(standard)}</td>
+      <td class="num">{n(classification)}</td>
+      <td class="num">{n(invalid)}</td>
+    </>
+  );
 }

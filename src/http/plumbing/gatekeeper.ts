@@ -74,7 +74,9 @@ function surfaceOfRequest(request: FastifyRequest): Surface {
 
 /** Where the sign-in page sends the browser back to: a path on this server (never another origin). */
 export function localReturnPath(url: string): string {
-  return url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\') ? url : '/';
+  // Browsers drop tabs and newlines from URLs and read a backslash as a slash, so "/\t/evil.example" or
+  // "/\\evil.example" would leave the server: only printable ASCII, and never a second slash or backslash first.
+  return url.startsWith('/') && !/^.[/\\]/.test(url) && /^[\x21-\x7e]*$/.test(url) ? url : '/';
 }
 
 /** True when the request matched a FHIR route that needs a key: only there is an OAuth access token a key. */

@@ -5,10 +5,15 @@
  */
 import type { ReleaseView } from '../release-view.js';
 import type { ReleaseStore } from '../../store/release-store.js';
-import { searchConcepts, type ConceptSearchRecord } from './keyword-search.js';
+import { searchConcepts, type ConceptSearchRecord, type KeywordSearchRequest, type KeywordSearchResult } from './keyword-search.js';
 import type { SearchFilters } from './search-filters.js';
 
 export const FACET_WINDOW = 5000;
+/**
+ * Results the browser's search page counts its facets over: the page answers in one ranked window (results and
+ * facets together), and 1,000 keeps a common query's page near 10 ms at 4.9M concepts where 5,000 took ~100 ms.
+ */
+export const PAGE_FACET_WINDOW = 1000;
 
 export interface FacetValue {
   value: string;
@@ -71,4 +76,27 @@ export function searchFacets(
     counted_results: result.items.length,
     complete: result.items.length >= total,
   };
+}
+
+/**
+ * A page of keyword results and the facet counts over the best `facetWindow` results, from one ranked window when the
+ * page lies inside it (the first pages: one search instead of two), else from two searches.
+ */
+export function searchPageWithFacets(
+  view: ReleaseView,
+  request: Pick<KeywordSearchRequest, 'query' | 'filters' | 'queryRules'> & { page: number; pageSize: number; facetWindow: number },
+): { page: KeywordSearchResult; facets: FacetsResult } {
+  const { query, filters, queryRules, page, pageSize, facetWindow } = request;
+  const offset = (page - 1) * pageSize;
+  const facetsOver = (ranked: KeywordSearchResult): FacetsResult => {
+    const counted = ranked.items.slice(0, facetWindow);
+    const total = ranked.total ?? counted.length;
+    return { query: ranked.query.text, facets: facetsOf(view.store, counted), total_results: total, counted_results: counted.length, complete: counted.length >= total };
+  };
+  if (offset + pageSize <= facetWindow) {
+    const ranked = searchConcepts(view, { query, filters, queryRules, window: { offset: 0, limit: facetWindow } });
+    return { page: { ...ranked, items: ranked.items.slice(offset, offset + pageSize), page, pageSize }, facets: facetsOver(ranked) };
+  }
+  const results = searchConcepts(view, { query, filters, queryRules, page, pageSize });
+  return { page: results, facets: facetsOver(searchConcepts(view, { query, filters, queryRules, window: { offset: 0, limit: facetWindow } })) };
 }

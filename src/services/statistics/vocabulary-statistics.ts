@@ -26,7 +26,7 @@ export interface LoadedRelease {
   store: ReleaseStore;
 }
 
-interface ReleaseCounts {
+export interface ReleaseCounts {
   vocab_release: string;
   release_date: string | null;
   total_concepts: number;
