@@ -10,6 +10,8 @@ import { writeCoreFixture } from './fixture-vocabulary.js';
 
 const IDLE_TIMEOUT_MS = 1_000;
 const PIPELINED = 200;
+/** How many idle timeouts the client stays silent before reading again. */
+const SILENT_TIMEOUTS = 10;
 
 let t: TestServer;
 
@@ -36,11 +38,13 @@ it('cuts a connection whose client stops reading a large response, and keeps ser
     socket.on('secureConnect', () => {
       socket.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(PIPELINED));
       socket.pause();
-      // Stay silent well past the idle timeout, then read whatever is left.
+      // Stay silent well past the idle timeout, then read whatever is left. The server must first fill the socket
+      // buffers (some 50 responses) before it falls idle: on a busy machine (the suite runs Chromium beside this)
+      // that alone took over 3 s, so the silence lasts 10 idle timeouts.
       setTimeout(() => {
         socket.on('data', (chunk: Buffer) => (received += chunk.length));
         socket.resume();
-      }, IDLE_TIMEOUT_MS * 4);
+      }, IDLE_TIMEOUT_MS * SILENT_TIMEOUTS);
     });
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -48,7 +52,7 @@ it('cuts a connection whose client stops reading a large response, and keeps ser
       resolve({ closed, received });
     });
     // Without the idle timeout the connection stays open (keep-alive) and this settles instead.
-    setTimeout(() => resolve({ closed, received }), IDLE_TIMEOUT_MS * 12);
+    setTimeout(() => resolve({ closed, received }), IDLE_TIMEOUT_MS * (SILENT_TIMEOUTS + 15));
   });
 
   expect(outcome.closed).toBe(true);
