@@ -31,6 +31,7 @@ import { resolveRelease } from '../plumbing/release-resolution.js';
 import { AddToConceptSet } from './concept-set-controls.js';
 import { pageHeaders, sendFragment, sendPage } from './layout.js';
 import { pageContext, pageUrl, type PageContext, type PagesOptions } from './page-context.js';
+import { formatNumber as number, StandardBadge } from './page-parts.js';
 
 /** Children listed per page of the tree (the page and each htmx "more"). */
 export const CHILDREN_PAGE_SIZE = 50;
@@ -66,7 +67,6 @@ interface ConceptPageQuery {
   mapped_from_page?: number;
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
 const isHtmx = (request: FastifyRequest) => request.headers['hx-request'] === 'true';
 const conceptPath = (id: number) => `/concepts/${id}`;
 
@@ -78,11 +78,6 @@ function requireView(ctx: PageContext): ReleaseView {
 // ---------------------------------------------------------------------------------------------------------------
 // Small pieces
 
-function StandardBadge({ standard }: { standard: 'S' | 'C' | null }): VNode {
-  if (standard === 'S') return <span class="badge standard">Standard</span>;
-  if (standard === 'C') return <span class="badge classification">Classification</span>;
-  return <span class="badge">Non-standard</span>;
-}
 
 function ValidityBadge({ invalidReason }: { invalidReason: string | null }): VNode | null {
   if (invalidReason === null) return null;
@@ -174,7 +169,7 @@ function Fields({ ctx, c }: { ctx: PageContext; c: ConceptDetail }): VNode {
         <dd>{c.concept_class_id}</dd>
         <dt>Standard concept</dt>
         <dd>
-          <StandardBadge standard={c.standard_concept} /> {c.standard_concept !== null ? <code>{c.standard_concept}</code> : null}
+          <StandardBadge flag={c.standard_concept} /> {c.standard_concept !== null ? <code>{c.standard_concept}</code> : null}
         </dd>
         <dt>Concept code</dt>
         <dd>
@@ -400,7 +395,7 @@ function RelationshipRows({ ctx, conceptId, group }: { ctx: PageContext; concept
                   </td>
                   <td>{other.domain_id}</td>
                   <td>
-                    <StandardBadge standard={other.standard_concept} />
+                    <StandardBadge flag={other.standard_concept} />
                   </td>
                 </tr>
               );
@@ -737,7 +732,7 @@ function Releases({ c, releases }: { c: ConceptDetail; releases: ReleasePresence
               <td>
                 {r.concept ? (
                   <span>
-                    {r.concept.concept_name} <StandardBadge standard={r.concept.standard_concept} /> <ValidityBadge invalidReason={r.concept.invalid_reason} />
+                    {r.concept.concept_name} <StandardBadge flag={r.concept.standard_concept} /> <ValidityBadge invalidReason={r.concept.invalid_reason} />
                   </span>
                 ) : (
                   <span class="hint">not in this release</span>
@@ -812,7 +807,7 @@ async function renderConceptPage(request: FastifyRequest, reply: FastifyReply, o
           </p>
           <h1>{concept.concept_name}</h1>
           <p class="row">
-            <StandardBadge standard={concept.standard_concept} /> <ValidityBadge invalidReason={concept.invalid_reason} /> <span>
+            <StandardBadge flag={concept.standard_concept} /> <ValidityBadge invalidReason={concept.invalid_reason} /> <span>
               id <code>{concept.concept_id}</code>
             </span>{' '}
             <span>

@@ -116,6 +116,11 @@ export const plural = (count: number, one: string, many = `${one}s`) => `${forma
 /** What a concept's standard_concept flag means, as the pages print it (S, C, anything else: non-standard). */
 export const standardLabel = (flag: string | null | undefined) => (flag === 'S' ? 'Standard' : flag === 'C' ? 'Classification' : 'Non-standard');
 
+/** A concept's standard flag as a badge (search rows, concept pages). */
+export function StandardBadge({ flag }: { flag: 'S' | 'C' | null }): VNode {
+  return <span class={flag === 'S' ? 'badge standard' : flag === 'C' ? 'badge classification' : 'badge'}>{standardLabel(flag)}</span>;
+}
+
 /** The chosen release as a hidden field of a GET form, so submitting the form keeps it (nothing for the default). */
 export function ReleaseField({ ctx }: { ctx: PageContext }): VNode | null {
   return ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null;

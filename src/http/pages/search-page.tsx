@@ -23,7 +23,7 @@ import { AddToConceptSet } from './concept-set-controls.js';
 import { highlight } from './highlight.js';
 import { sendFragment, sendPage } from './layout.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
-import { formatNumber as number, ReleaseField, standardLabel } from './page-parts.js';
+import { formatNumber as number, ReleaseField, StandardBadge, standardLabel } from './page-parts.js';
 
 export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
@@ -232,9 +232,6 @@ async function meaningSearch(request: FastifyRequest, s: SearchState): Promise<O
   };
 }
 
-function StandardBadge({ flag }: { flag: 'S' | 'C' | null }): VNode {
-  return <span class={flag === 'S' ? 'badge standard' : flag === 'C' ? 'badge classification' : 'badge'}>{standardLabel(flag)}</span>;
-}
 
 /** `reason` undefined: the result does not say (semantic results); `known` then tells whether it is invalid. */
 function InvalidBadge({ reason, known }: { reason: 'D' | 'U' | null | undefined; known: boolean }): VNode | null {
