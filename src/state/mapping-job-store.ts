@@ -1,0 +1,81 @@
+/**
+ * Mapping jobs in the shared state (part of StateStore): a job's terms, candidates, reviews and progress live here,
+ * so a job survives a restart and every node sees it. Every method is async (embedded SQLite by default).
+ */
+import type { MappedTerm, MappingOptions, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
+
+export const MAPPING_JOB_STATES = ['queued', 'running', 'completed', 'cancelled', 'failed'] as const;
+export type MappingJobState = (typeof MAPPING_JOB_STATES)[number];
+
+export interface MappingJobRecord {
+  id: string;
+  /** The API key that submitted it (only that key, or its browser sessions, may read it); null: anonymous browser. */
+  owner_key_id: string | null;
+  /** A name for people (the uploaded file's name by default). */
+  name: string;
+  release_label: string;
+  /** The CPT4 validation date of the owner when submitted (the licence the candidates were computed under). */
+  cpt4_validated_until: string | null;
+  options: MappingOptions;
+  /** The input's column roles as used (header name per role), shown to the user. */
+  columns: Record<string, string>;
+  state: MappingJobState;
+  total_terms: number;
+  /** Terms whose candidates are computed. */
+  mapped_terms: number;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface NewMappingJob {
+  owner_key_id: string | null;
+  name: string;
+  release_label: string;
+  cpt4_validated_until: string | null;
+  options: MappingOptions;
+  columns: Record<string, string>;
+  terms: SourceTerm[];
+}
+
+export type MappedTermOrder = 'frequency' | 'index';
+
+export interface MappedTermQuery {
+  offset: number;
+  limit: number;
+  /** Default 'frequency' (highest first, then index). */
+  order?: MappedTermOrder;
+  /** Only terms with this review status. */
+  status?: TermReview['status'];
+}
+
+/** Progress of the review (terms and the share of the source frequency they carry). */
+export interface ReviewProgress {
+  total_terms: number;
+  reviewed_terms: number;
+  approved_terms: number;
+  total_frequency: number;
+  approved_frequency: number;
+  by_status: Record<TermReview['status'], number>;
+}
+
+export interface MappingJobStore {
+  createMappingJob(job: NewMappingJob): Promise<MappingJobRecord>;
+  /** The job if it exists and `ownerKeyId` owns it (undefined otherwise: another key's job is not found). */
+  mappingJob(id: string, ownerKeyId: string | null): Promise<MappingJobRecord | undefined>;
+  listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]>;
+  /** Queued or running jobs of every owner (a worker picks them up after a restart). */
+  unfinishedMappingJobs(): Promise<MappingJobRecord[]>;
+  /** Up to `limit` terms of a job without candidates yet, in index order. */
+  pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]>;
+  /** Stores computed candidates and initial reviews (auto-approved or not) and advances `mapped_terms`. */
+  saveMappedTerms(jobId: string, results: { index: number; candidates: TermCandidate[]; review: TermReview }[]): Promise<void>;
+  setMappingJobState(jobId: string, state: MappingJobState, error?: string | null): Promise<MappingJobRecord | undefined>;
+  mappedTerms(jobId: string, query: MappedTermQuery): Promise<{ items: MappedTerm[]; total: number }>;
+  mappedTerm(jobId: string, index: number): Promise<MappedTerm | undefined>;
+  /** Replaces a term's review; undefined when the job or term does not exist. */
+  updateReview(jobId: string, index: number, review: TermReview): Promise<MappedTerm | undefined>;
+  reviewProgress(jobId: string): Promise<ReviewProgress>;
+  deleteMappingJob(id: string, ownerKeyId: string | null): Promise<boolean>;
+}
