@@ -367,6 +367,29 @@ describe('cancel and delete', () => {
     await t.server.app.mappingJobs.idle();
   });
 
+  it('a job whose release is no longer loaded fails, saying so; its review and export are 409', async () => {
+    const owner = (await t.server.state.authenticate(t.key))!.id;
+    const job = await t.server.state.createMappingJob({
+      owner_key_id: owner,
+      name: 'old release',
+      release_label: '1999.1',
+      cpt4_validated_until: null,
+      options: { k: 3, filters: {}, auto_approve: {} },
+      columns: { source_name: 'name' },
+      terms: [{ index: 0, line: 2, source_code: '', source_name: 'asthma', source_frequency: 1, additional_info: {} }],
+    });
+    t.server.app.mappingJobs.kick();
+    await t.server.app.mappingJobs.idle();
+    const failed = (await t.request(`/v1/mapping-jobs/${job.id}`)).body.data.job;
+    expect(failed.state).toBe('failed');
+    expect(failed.error).toContain('1999.1');
+    const exported = await t.request(`/v1/mapping-jobs/${job.id}/export?format=usagi`);
+    expect(exported.status).toBe(409);
+    expect(exported.body.error).toMatchObject({ code: 'release_not_loaded' });
+    const reviewed = await t.request(`/v1/mapping-jobs/${job.id}/terms/0`, { method: 'PATCH', body: { comment: 'x' } });
+    expect(reviewed.status).toBe(409);
+  });
+
   it('delete removes the job', async () => {
     const res = await submit({ text: CSV });
     const id = res.body.data.job.id;

@@ -22,7 +22,6 @@ import type { MappingJobRunner } from '../mapping-jobs/mapping-job-runner.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
-import { resolveRelease } from '../plumbing/release-resolution.js';
 import { Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 /** Largest upload (CSV/TSV text, in a JSON body or as the body): 10,000 terms take well under 2 MiB. */
@@ -248,6 +247,17 @@ async function everyTerm(state: StateStore, jobId: string, view: ReleaseView): P
 function fileBase(name: string): string {
   const base = name.replace(/\.(csv|tsv|txt)$/i, '').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 100);
   return base || 'mapping';
+}
+
+/** The job's release seen with the caller's licence; 409 when the server no longer has it loaded. */
+function jobReleaseView(registry: ReleaseRegistry, request: FastifyRequest, job: MappingJobRecord): ReleaseView {
+  const selection = registry.select(job.release_label);
+  if (!selection.ok || selection.release.label !== job.release_label) {
+    throw new ServiceError(409, 'release_not_loaded', `The job's release ${job.release_label} is no longer loaded on this server: load it again to review or export the job.`, {
+      release: job.release_label,
+    });
+  }
+  return request.view.onRelease(selection.release);
 }
 
 export async function registerMappingJobRoutes(app: FastifyInstance, deps: MappingJobRouteDependencies): Promise<void> {
@@ -493,12 +503,12 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
           },
           { additionalProperties: true },
         ),
-        response: { 200: Envelope(Type.Object({ term: MappedTermSchema })), ...ERRORS },
+        response: { 200: Envelope(Type.Object({ term: MappedTermSchema })), ...ERRORS, 409: ErrorEnvelope },
       },
     },
     async (request) => {
       const { job, term } = await termRoute(request);
-      const view = request.view.onRelease(resolveRelease(deps.registry, job.release_label, { surface: 'rest', parameter: 'release' }));
+      const view = jobReleaseView(deps.registry, request, job);
       const review = applyReviewChange(view, term.review, request.body);
       const updated = await state.updateReview(job.id, term.term.index, review);
       if (!updated) throw new ServiceError(404, 'mapping_job_not_found', `Mapping job '${job.id}' was deleted meanwhile.`);
@@ -568,7 +578,7 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
           valid_end_date: Type.Optional(Type.String({ description: 'format=stcm: YYYY-MM-DD (default 2099-12-31).' })),
           ...ReleaseQuery,
         }),
-        response: ERRORS,
+        response: { ...ERRORS, 409: ErrorEnvelope },
       },
     },
     async (request, reply) => {
@@ -580,7 +590,7 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
       } else if (q.source_vocabulary_id === undefined) {
         throw validationError(`Missing required query parameter 'source_vocabulary_id' (format=stcm): the source_vocabulary_id of every row.`, { parameter: 'source_vocabulary_id' });
       }
-      const view = request.view.onRelease(resolveRelease(deps.registry, job.release_label, { surface: 'rest', parameter: 'release' }));
+      const view = jobReleaseView(deps.registry, request, job);
       const terms = await everyTerm(state, job.id, view);
       const base = fileBase(job.name);
       let file: { name: string; type: string; text: string };
