@@ -4,7 +4,7 @@
  * once, the same files as an uninterrupted run), a different input in the same DIR refused unless --restart, and
  * `map --from-usagi` turning a reviewed Usagi file into SOURCE_TO_CONCEPT_MAP.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,9 +78,12 @@ describe('omopterm map', () => {
     expect(first.status, first.stderr).toBe(130);
     expect(first.stderr).toContain('25 of 61 terms mapped and kept');
     expect(journalIndexes(resumed)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    // a kill in the middle of an append leaves half a line: it is dropped and its term mapped again
+    appendFileSync(join(resumed, '.omopterm-map', 'journal.ndjson'), '{"index":30,"candidates":[{"conc');
     const second = map(resumed);
     expect(second.status, second.stderr).toBe(0);
     expect(second.stderr).toContain('resuming: 25 of 61 terms already mapped');
+    expect(second.stderr).toContain('mapping 36 terms on release 2025.2 (25 mapped before)');
     const indexes = journalIndexes(resumed);
     expect(indexes).toHaveLength(61);
     expect(new Set(indexes).size).toBe(61);

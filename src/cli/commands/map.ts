@@ -182,7 +182,9 @@ async function mapFile(file: string, options: MapCliOptions): Promise<void> {
     const abort = new AbortController();
     const stopAfter = Number(process.env[STOP_AFTER_BATCHES_ENV] ?? 0);
     let batches = 0;
-    const step = `mapping ${terms.terms.length} terms on release ${release.label}`;
+    const resumed = terms.terms.length - pending.length;
+    const step = `mapping ${pending.length} terms on release ${release.label}${resumed ? ` (${resumed} mapped before)` : ''}`;
+    let doneNow = 0;
     await runInterruptibleJob(
       progress,
       (signal) => abort.abort(signal),
@@ -199,7 +201,8 @@ async function mapFile(file: string, options: MapCliOptions): Promise<void> {
           signal: abort.signal,
           onBatch: (results) => {
             journal.append(results);
-            progress.handle({ type: 'step-progress', step, done: journal.done.size, total: terms.terms.length, unit: 'terms' });
+            doneNow += results.length;
+            progress.handle({ type: 'step-progress', step, done: doneNow, total: pending.length, unit: 'terms' });
             if (stopAfter > 0 && ++batches >= stopAfter) abort.abort('SIGINT');
           },
         });
