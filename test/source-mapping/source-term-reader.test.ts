@@ -98,5 +98,8 @@ describe('readSourceTerms', () => {
     expect(caught(() => readSourceTerms(rows, { maxBytes: 10 })).message).toContain('at most 10 bytes');
     expect(caught(() => readSourceTerms('  \n')).message).toContain('empty');
     expect(caught(() => readSourceTerms('name,name\nx,y\n')).message).toContain("line 1, column 2: the header name 'name' is also column 1");
+    const latin1 = Buffer.concat([Buffer.from('name\nok\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    expect(caught(() => readSourceTerms(latin1, { fileName: 'l.csv' })).message).toBe('l.csv is not UTF-8 (line 3, character 4): save it as UTF-8.');
+    expect(readSourceTerms(Buffer.from('name\ncafé\n')).terms[0]!.source_name).toBe('café');
   });
 });

@@ -23,6 +23,7 @@ import { releaseStoreOpener } from '../../store/openers/release-store-openers.js
 import { mapTermsInPool } from '../../threads/mapping-pool.js';
 import { runInterruptibleJob } from './interruptible-job.js';
 import { openJournal, runHash } from './map-journal.js';
+import { embeddingChoice, embeddingModelOption } from './embed.js';
 import { dataDirOption, parseIsoDate, parseList, parsePositiveInteger } from './options.js';
 
 /** The source_vocabulary_id of SOURCE_TO_CONCEPT_MAP rows when none is named. */
@@ -55,6 +56,7 @@ interface MapCliOptions {
   cpt4ValidatedUntil?: string;
   restart?: boolean;
   fromUsagi?: string;
+  embeddingModel?: string;
 }
 
 
@@ -193,6 +195,7 @@ async function mapFile(file: string, options: MapCliOptions): Promise<void> {
         const started = Date.now();
         const outcome = await mapTermsInPool({
           workers: options.workers ?? availableParallelism(),
+          embeddings: embeddingChoice(options.embeddingModel),
           build: release.build,
           cpt4ValidatedUntil: cpt4,
           terms: pending,
@@ -331,6 +334,7 @@ export function registerMapCommand(program: Command): void {
     .addOption(new Option('--valid-start-date <date>', 'valid_start_date of the rows').env(`${E}_VALID_START_DATE`).argParser(parseIsoDate).default(DEFAULT_STCM_VALID_START))
     .addOption(new Option('--valid-end-date <date>', 'valid_end_date of the rows').env(`${E}_VALID_END_DATE`).argParser(parseIsoDate).default(DEFAULT_STCM_VALID_END))
     .addOption(new Option('--cpt4-validated-until <date>', 'last day of your CPT4 licence validation (default: CPT4 concepts are left out)').env(`${E}_CPT4_VALIDATED_UNTIL`).argParser(parseIsoDate))
+    .addOption(embeddingModelOption(`${E}_EMBEDDING_MODEL`, 'the local ONNX model the release was embedded with (default: the built-in provider)'))
     .addOption(new Option('--workers <n>', 'worker threads (default: the number of cores)').env(`${E}_WORKERS`).argParser(parsePositiveInteger('--workers')))
     .addOption(new Option('--restart', 'discard a journal of another input or other options in --out').env(`${E}_RESTART`))
     .addHelpText('after', HELP_AFTER)

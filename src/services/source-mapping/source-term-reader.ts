@@ -192,6 +192,15 @@ export function readSourceTerms(input: string | Buffer, options: SourceTermReadO
   const bytes = typeof input === 'string' ? Buffer.byteLength(input) : input.length;
   if (bytes > maxBytes) throw validationError(`${fileName} is ${bytes} bytes; at most ${maxBytes} bytes of source terms are accepted at once.`, { parameter: 'file', max_bytes: maxBytes });
   const text = (typeof input === 'string' ? input : input.toString('utf8')).replace(/^\uFEFF/, '');
+  if (typeof input !== 'string') {
+    // A byte sequence that is not UTF-8 decodes to U+FFFD: name where, rather than store mangled names.
+    const bad = text.indexOf('\uFFFD');
+    if (bad >= 0 && !input.includes(Buffer.from('\uFFFD'))) {
+      const before = text.slice(0, bad).split('\n');
+      const line = before.length;
+      throw validationError(`${fileName} is not UTF-8 (line ${line}, character ${before[line - 1]!.length + 1}): save it as UTF-8.`, { parameter: 'file', line });
+    }
+  }
   if (text.trim() === '') throw validationError(`${fileName} is empty: a header line naming the columns is required.`, { parameter: 'file', line: 1 });
   const delimiter = options.delimiter ?? sniffDelimiter(text);
   const bad: BadSourceRow[] = [];
