@@ -152,7 +152,7 @@ function parseRecords(text: string, delimiter: string, bad: BadSourceRow[]): Par
         raw: true,
         on_record: ((record: { record: string[]; info: { lines: number }; raw: string }) => {
           const end = fromLine - 1 + record.info.lines;
-          const inner = record.raw.replace(/\r?\n$/, '');
+          const inner = record.raw.replace(/^\n+/, '').replace(/\n$/, '');
           const newlines = inner.split('\n').length - 1;
           out.push({ fields: record.record, line: end - newlines });
           lastEnd = end;
@@ -204,7 +204,8 @@ export function readSourceTerms(input: string | Buffer, options: SourceTermReadO
   if (text.trim() === '') throw validationError(`${fileName} is empty: a header line naming the columns is required.`, { parameter: 'file', line: 1 });
   const delimiter = options.delimiter ?? sniffDelimiter(text);
   const bad: BadSourceRow[] = [];
-  const records = parseRecords(text, delimiter, bad);
+  // csv-parse counts lines wrongly across CRLF and blank lines: parse LF-only text (a CR inside a quoted name goes too)
+  const records = parseRecords(text.replace(/\r\n?/g, '\n'), delimiter, bad);
   const headerRecord = records.shift();
   if (!headerRecord || headerRecord.line !== 1 || bad.some((b) => b.line === 1)) {
     throw validationError(`${fileName}: line 1 must be a header naming the columns.`, { parameter: 'file', line: 1 });
