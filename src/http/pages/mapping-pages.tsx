@@ -21,7 +21,7 @@ import {
   type MappingStatus,
   type TermReview,
 } from '../../services/source-mapping/mapping-types.js';
-import type { MappingJobRecord, MappingJobStore, ReviewProgress } from '../../state/mapping-job-store.js';
+import type { MappingJobRecord, ReviewProgress } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import { localReturnPath } from '../plumbing/gatekeeper.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
@@ -45,7 +45,7 @@ const MAX_QUERY = 200;
 export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 
 type Form = Record<string, unknown>;
-type Jobs = StateStore & MappingJobStore;
+type Jobs = StateStore;
 
 const formOf = (request: FastifyRequest): Form => {
   const body = request.body;
@@ -633,7 +633,7 @@ export interface MappingPageServices {
 }
 
 export function registerMappingPages(app: FastifyInstance, options: PagesOptions & { state: StateStore; mapping: MappingPageServices }): void {
-  const jobs = options.state as Jobs;
+  const jobs = options.state;
   const services = options.mapping;
   const signedIn = { config: { page: 'signed-in' }, schema: { hide: true } } as const;
   const reviewerOf = (request: FastifyRequest) => request.caller?.key?.name ?? 'anonymous';
