@@ -8,7 +8,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
 import { signIn, type PageClient } from '../helpers/page-client.js';
-import { rawRequest, startTestServer, type TestResponse, type TestServer } from '../helpers/test-server.js';
+import { mappedJob as mappedJobOf, uploadMappingFile } from '../helpers/mapping-upload.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** Demo vocabulary concepts (examples/demo-vocabulary/CONCEPT.csv). */
 const TYPE_2 = { id: 201826, name: 'Type 2 diabetes mellitus' };
@@ -32,34 +33,8 @@ const CSV = [
 const BY_FREQUENCY = ['Essential hypertension', TYPE_2.name, CPT4.name, 'Asthmatic bronchitis', HOSTILE];
 const TOTAL_FREQUENCY = 900 + 500 + 300 + 40 + 5;
 
-function multipart(fields: Record<string, string>, file: { name: string; content: string }): { body: string; type: string } {
-  const boundary = '----omopterm-test-boundary-7d1f';
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`);
-  return { body: `${parts.join('')}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
-}
-
-async function upload(t: TestServer, client: PageClient, csv: string, fields: Record<string, string> = {}, csrf = true): Promise<TestResponse> {
-  const form = multipart({ ...(csrf ? { _csrf: await client.csrfToken() } : {}), k: '5', standard_only: 'true', valid_only: 'true', ...fields }, { name: 'terms.csv', content: csv });
-  return rawRequest(`${t.url}/mapping`, { method: 'POST', body: form.body, headers: { accept: 'text/html', 'content-type': form.type, origin: t.url, cookie: client.cookie } });
-}
-
-/** Uploads and waits until the job's progress says completed; resolves to the job's path. */
-async function mappedJob(t: TestServer, client: PageClient, csv = CSV): Promise<string> {
-  const res = await upload(t, client, csv);
-  expect(res.status, res.text.slice(0, 500)).toBe(303);
-  const path = String(res.headers.location).split('?')[0]!;
-  expect(path).toMatch(/^\/mapping\/[^/]+$/);
-  for (let i = 0; i < 600; i++) {
-    const progress = await client.get(`${path}/progress`);
-    expect(progress.status).toBe(200);
-    const state = /id="job-state">([a-z]+)</.exec(progress.text)?.[1];
-    if (state === 'completed') return path;
-    expect(['queued', 'running']).toContain(state);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the job did not complete');
-}
+const upload = (t: TestServer, client: PageClient, csv: string, fields: Record<string, string> = {}, csrf = true) => uploadMappingFile(t, client, csv, fields, csrf);
+const mappedJob = (t: TestServer, client: PageClient, csv = CSV) => mappedJobOf(t, client, csv);
 
 /** The article of one term (by its source name) in a page. */
 function termBlock(html: string, sourceName: string): { index: number; html: string } {

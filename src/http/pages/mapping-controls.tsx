@@ -66,6 +66,7 @@ export function TermBlock({
   search,
   searchQuery,
   heading = 'h3',
+  limit,
 }: {
   ctx: PageContext;
   view: ReleaseView;
@@ -75,11 +76,14 @@ export function TermBlock({
   search?: VNode | null;
   searchQuery?: string;
   heading?: 'h2' | 'h3';
+  /** Candidates listed (the chosen one always is); the term's own page lists them all. */
+  limit?: number;
 }): VNode {
   const { index } = term.term;
   const id = `term-${index}`;
-  const candidates = visibleCandidates(view, term.candidates);
+  const all = visibleCandidates(view, term.candidates);
   const chosen = new Set(term.review.concept_ids);
+  const candidates = limit === undefined || all.length <= limit ? all : all.filter((c, at) => at < limit || chosen.has(c.concept_id));
   // A chosen concept that is not among the candidates (found by search): shown first so it can be seen and kept.
   const chosenElsewhere = term.review.concept_ids.filter((cid) => !candidates.some((c) => c.concept_id === cid));
   const extra = view.concepts(chosenElsewhere);
@@ -181,6 +185,11 @@ export function TermBlock({
             </tbody>
           </table>
         )}
+        {candidates.length < all.length ? (
+          <p class="hint">
+            <a href={ctx.link(termPath(jobId, index))}>All {String(all.length)} candidates</a>
+          </p>
+        ) : null}
         <div class="row review-controls">
           <label for={`${id}-equivalence`}>Equivalence</label>
           <select id={`${id}-equivalence`} name="equivalence">

@@ -9,7 +9,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import { ServiceError, validationError } from '../../services/errors.js';
 import type { ReleaseView } from '../../services/release-view.js';
-import { MAX_RANKED_CANDIDATES, rankCandidates, type RankedCandidate } from '../../services/semantic/ranked-candidates.js';
+import { MAX_RANKED_CANDIDATES } from '../../services/semantic/ranked-candidates.js';
+import { applyReviewChange, type ReviewChange } from '../../services/source-mapping/review.js';
+import { readSourceTerms, type ColumnRole } from '../../services/source-mapping/source-term-reader.js';
+import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
 import {
   EQUIVALENCES,
   MAPPING_STATUSES,
@@ -19,13 +22,14 @@ import {
   type MappingFilters,
   type MappingOptions,
   type MappingStatus,
+  type TermCandidate,
   type TermReview,
 } from '../../services/source-mapping/mapping-types.js';
-import type { MappingJobRecord, ReviewProgress } from '../../state/mapping-job-store.js';
+import { MappingJobLimitError, MAX_MAPPING_JOBS_PER_OWNER, MAX_TERMS_PER_MAPPING_JOB, type MappingJobRecord, type ReviewProgress } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import { localReturnPath } from '../plumbing/gatekeeper.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
-import { lexicalScoring, semanticLookupOf } from '../rest/semantic-context.js';
+import { MAX_MAPPING_UPLOAD_BYTES } from '../rest/mapping-job-routes.js';
 import { CsrfField, pageHeaders, sendFragment, sendPage } from './layout.js';
 import { jobPath, MAPPING_PATH, Reasons, StatusBadge, statusWord, TermBlock, termPath } from './mapping-controls.js';
 import { rememberUpload, uploadReportOf, type BadRow, type UploadReport } from './mapping-session.js';
@@ -33,16 +37,18 @@ import { isUploadedFile } from './multipart-form.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
 import { formatNumber as number, formatPercent, formatScore, plural } from './page-parts.js';
 
-/** Terms the review list shows a page. */
-export const TERMS_PAGE_SIZE = 20;
+/** Terms the review list shows a page, and candidates per term there (the term's own page lists all k): a page of
+ * 10 terms × 5 candidates is about 60 kB of HTML, within the 150 kB page budget with the stylesheet and scripts. */
+export const TERMS_PAGE_SIZE = 10;
+export const CANDIDATES_SHOWN = 5;
 const MAX_TERMS_PAGE = 10_000;
 /** Concepts the "search for another concept" lists. */
 export const SEARCH_RESULTS = 10;
 /** Seconds between two progress polls (htmx) while a job runs. */
 export const PROGRESS_POLL_SECONDS = 2;
 const MAX_QUERY = 200;
-/** Largest source-term file the upload form takes. */
-export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+/** Largest source-term file the upload form takes: the REST upload's bound. */
+export const MAX_UPLOAD_BYTES = MAX_MAPPING_UPLOAD_BYTES;
 
 type Form = Record<string, unknown>;
 type Jobs = StateStore;
@@ -469,26 +475,16 @@ function JobFacts({ job }: { job: MappingJobRecord }): VNode {
 
 // --- search for another concept ---------------------------------------------------------------------------------
 
-/** The ranking's filters for a job (Usagi's filters; a search may look at non-standard concepts only if the job did). */
-function searchFiltersOf(filters: MappingFilters) {
-  return {
-    domainIds: filters.domain_ids,
-    vocabularyIds: filters.vocabulary_ids,
-    conceptClassIds: filters.concept_class_ids,
-    standardConcepts: filters.standard_only === false ? undefined : (['S'] as const).slice(),
-    includeInvalid: filters.valid_only === false,
-  };
-}
-
-async function searchConceptsFor(request: FastifyRequest, view: ReleaseView, job: MappingJobRecord, text: string): Promise<RankedCandidate[]> {
+/** Candidates for a text typed by the reviewer: the job's own term mapping (ranking, filters, licence), k = SEARCH_RESULTS. */
+async function searchConceptsFor(request: FastifyRequest, view: ReleaseView, job: MappingJobRecord, term: MappedTerm, text: string): Promise<TermCandidate[]> {
   const lookup = await request.server.semanticIndexes.get(view);
-  return rankCandidates(
-    { view, index: lookup.ok ? lookup.index : null, provider: lookup.ok ? lookup.provider : null, lexical: lexicalScoring(lookup) },
-    { text, filters: searchFiltersOf(job.options.filters), k: SEARCH_RESULTS },
-  );
+  const ctx = mappingRankingContext(view, lookup.ok ? lookup : null);
+  const asked = { ...term.term, source_code: '', source_name: text };
+  const result = await mapTerm(ctx, asked, { k: SEARCH_RESULTS, filters: job.options.filters, auto_approve: {} });
+  return result.candidates;
 }
 
-function SearchResults({ ctx, job, term, query, results, returnTo }: { ctx: PageContext; job: MappingJobRecord; term: MappedTerm; query: string; results: RankedCandidate[]; returnTo: string }): VNode {
+function SearchResults({ ctx, job, term, query, results, returnTo }: { ctx: PageContext; job: MappingJobRecord; term: MappedTerm; query: string; results: TermCandidate[]; returnTo: string }): VNode {
   const id = `term-${term.term.index}`;
   const action = ctx.link(`${termPath(job.id, term.term.index)}/review`);
   return (
@@ -518,22 +514,22 @@ function SearchResults({ ctx, job, term, query, results, returnTo }: { ctx: Page
               <tr>
                 <td class="num">{formatScore(r.score)}</td>
                 <td>
-                  <a href={ctx.link(`/concepts/${r.concept.concept_id}`)}>{r.concept.concept_name}</a> <span class="hint">{String(r.concept.concept_id)}</span>
+                  <a href={ctx.link(`/concepts/${r.concept_id}`)}>{r.concept_name}</a> <span class="hint">{String(r.concept_id)}</span>
                 </td>
                 <td>
                   <Reasons reasons={r.reasons} via={r.via_concept_ids} />
                 </td>
-                <td>{r.concept.domain_id}</td>
-                <td>{r.concept.vocabulary_id}</td>
-                <td>{r.concept.concept_class_id}</td>
+                <td>{r.domain_id}</td>
+                <td>{r.vocabulary_id}</td>
+                <td>{r.concept_class_id}</td>
                 <td>
                   <form method="post" action={action} hx-post={action} hx-target={`#${id}`} hx-select={`#${id}`} hx-swap="outerHTML" hx-select-oob="#review-progress">
                     <CsrfField ctx={ctx} />
                     <input type="hidden" name="return_to" value={returnTo} />
-                    <input type="hidden" name="concept_id" value={String(r.concept.concept_id)} />
+                    <input type="hidden" name="concept_id" value={String(r.concept_id)} />
                     <input type="hidden" name="equivalence" value="EQUAL" />
                     <input type="hidden" name="comment" value={term.review.comment} />
-                    <button type="submit" name="action" value="approve" class="small" aria-label={`Approve ${r.concept.concept_name} (${r.concept.concept_id}) for ${term.term.source_name}`}>
+                    <button type="submit" name="action" value="approve" class="small" aria-label={`Approve ${r.concept_name} (${r.concept_id}) for ${term.term.source_name}`}>
                       Approve
                     </button>
                   </form>
@@ -552,39 +548,35 @@ function SearchResults({ ctx, job, term, query, results, returnTo }: { ctx: Page
 const REVIEW_ACTIONS = ['approve', 'flag', 'ignore', 'reset'] as const;
 type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
-/** The review a form asks for: the action, the chosen concept (any concept the key may see), equivalence, comment. */
-function reviewOf(form: Form, view: ReleaseView, term: MappedTerm, reviewer: string): TermReview {
+/** The review change a form asks for: the action, the chosen concept (a candidate or any concept found by search), equivalence, comment. */
+function reviewChangeOf(form: Form, view: ReleaseView, term: MappedTerm): ReviewChange {
   const action = textField(form, 'action', 10);
   if (!action || !(REVIEW_ACTIONS as readonly string[]).includes(action)) throw badField('action', `must be one of ${REVIEW_ACTIONS.join(', ')}.`);
-  const equivalenceText = textField(form, 'equivalence', 20);
-  if (equivalenceText !== undefined && !(EQUIVALENCES as readonly string[]).includes(equivalenceText)) throw badField('equivalence', `must be one of ${EQUIVALENCES.join(', ')}.`);
-  const comment = textField(form, 'comment', 1000) ?? term.review.comment;
+  const equivalence = textField(form, 'equivalence', 20);
+  if (equivalence !== undefined && !(EQUIVALENCES as readonly string[]).includes(equivalence)) throw badField('equivalence', `must be one of ${EQUIVALENCES.join(', ')}.`);
+  const comment = textField(form, 'comment', 4000);
   const conceptText = textField(form, 'concept_id', 12)?.trim();
-  let conceptIds = term.review.concept_ids;
+  let chosen: number[] | undefined;
   if (conceptText !== undefined && conceptText !== '') {
     const id = /^\d{1,10}$/.test(conceptText) ? Number(conceptText) : NaN;
     if (!Number.isSafeInteger(id) || id > 0x7fffffff) throw badField('concept_id', `must be a concept id, got ${JSON.stringify(conceptText)}.`);
-    view.requireConcept(id);
-    conceptIds = [id];
+    chosen = [id];
   }
-  const now = new Date().toISOString();
-  const by = { kind: 'reviewer' as const, reviewer };
   const kind = action as ReviewAction;
   if (kind === 'reset') {
+    // Back to the job's proposal: unchecked, unreviewed, the best candidate the key may see (undoes an automatic approval too).
     const best = term.candidates.find((c) => view.canSee(c.vocabulary_id));
-    return { ...term.review, status: 'unchecked', equivalence: 'UNREVIEWED', concept_ids: best ? [best.concept_id] : [], comment, status_set_by: null, status_set_at: null };
+    return { status: 'unchecked', equivalence: 'UNREVIEWED', concept_ids: best ? [best.concept_id] : [], ...(comment !== undefined ? { comment } : {}) };
   }
-  if (kind === 'approve' && conceptIds.length === 0) throw badField('concept_id', 'choose a concept to approve (a candidate, or one found by search).');
-  const equivalence = (equivalenceText as Equivalence | undefined) ?? term.review.equivalence;
   const status: MappingStatus = kind === 'approve' ? 'approved' : kind === 'flag' ? 'flagged' : 'ignored';
+  if (status === 'approved' && !chosen && term.review.concept_ids.length === 0) throw badField('concept_id', 'choose a concept to approve (a candidate, or one found by search).');
+  const current = (equivalence as Equivalence | undefined) ?? term.review.equivalence;
   return {
-    ...term.review,
     status,
-    equivalence: status === 'approved' && equivalence === 'UNREVIEWED' ? 'EQUAL' : equivalence,
-    concept_ids: status === 'ignored' ? [] : conceptIds,
-    comment,
-    status_set_by: by,
-    status_set_at: now,
+    ...(chosen ? { concept_ids: chosen } : {}),
+    // An approval says how the concept fits; left unreviewed, it is taken as equal (Usagi's default on approval).
+    equivalence: status === 'approved' && current === 'UNREVIEWED' ? 'EQUAL' : current,
+    ...(comment !== undefined ? { comment } : {}),
   };
 }
 
@@ -593,48 +585,81 @@ function reviewOf(form: Form, view: ReleaseView, term: MappedTerm, reviewer: str
 interface ReadUpload {
   name: string;
   fileName: string;
-  text: string;
+  text: Buffer;
   options: MappingOptions;
-  columnNames: { code?: string; name?: string; frequency?: string };
+  columns: Partial<Record<ColumnRole, string>>;
 }
 
-function readUploadForm(form: Form): ReadUpload {
+/** The upload form's fields: the file, the name, and the options as the REST body names them (checked by the same function). */
+function readUploadForm(form: Form, view: ReleaseView): ReadUpload {
   const file = form.file;
   if (!isUploadedFile(file) || file.data.length === 0) throw badField('file', 'choose a CSV or TSV file of source terms.');
-  const text = file.data.toString('utf8');
-  const fileName = file.filename.slice(0, 200) || 'source terms';
+  const fileName = file.filename.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200) || 'source terms';
   const name = textField(form, 'name', 200)?.trim() || fileName;
-  const k = integerField(form, 'k', 1, MAX_RANKED_CANDIDATES, 10);
-  const filters: MappingFilters = {
-    domain_ids: idList(form, 'domain'),
-    vocabulary_ids: idList(form, 'vocabulary'),
-    concept_class_ids: idList(form, 'concept_class'),
-    standard_only: checkbox(form, 'standard_only'),
-    valid_only: checkbox(form, 'valid_only'),
-  };
   const scoreText = textField(form, 'auto_score', 10)?.trim();
   let score: number | undefined;
   if (scoreText) {
-    score = /^(0(\.\d{1,4})?|1(\.0{1,4})?|\.\d{1,4})$/.test(scoreText) ? Number(scoreText) : NaN;
-    if (!Number.isFinite(score)) throw badField('auto_score', `must be a score from 0 to 1, got ${JSON.stringify(scoreText)}.`);
+    score = /^(\d+(\.\d*)?|\.\d+)$/.test(scoreText) ? Number(scoreText) : NaN;
+    if (!Number.isFinite(score) || score < 0 || score > 1) throw badField('auto_score', `must be a score from 0 to 1, got ${JSON.stringify(scoreText)}.`);
   }
-  const auto_approve: AutoApprovalRules = { exact_code: checkbox(form, 'auto_exact_code'), exact_name: checkbox(form, 'auto_exact_name'), ...(score !== undefined ? { score_at_least: score } : {}) };
-  const column = (field: string) => textField(form, field, 100)?.trim() || undefined;
-  return { name, fileName, text, options: { k, filters, auto_approve }, columnNames: { code: column('code_column'), name: column('name_column'), frequency: column('frequency_column') } };
+  const options = checkMappingOptions(
+    {
+      k: integerField(form, 'k', 1, MAX_RANKED_CANDIDATES, 10),
+      filters: {
+        domain_ids: idList(form, 'domain'),
+        vocabulary_ids: idList(form, 'vocabulary'),
+        concept_class_ids: idList(form, 'concept_class'),
+        standard_only: checkbox(form, 'standard_only'),
+        valid_only: checkbox(form, 'valid_only'),
+      },
+      auto_approve: { exact_code: checkbox(form, 'auto_exact_code'), exact_name: checkbox(form, 'auto_exact_name'), score_at_least: score },
+    },
+    view,
+  );
+  const columns: Partial<Record<ColumnRole, string>> = {};
+  for (const [role, field] of [['source_code', 'code_column'], ['source_name', 'name_column'], ['source_frequency', 'frequency_column']] as const) {
+    const header = textField(form, field, 100)?.trim();
+    if (header) columns[role] = header;
+  }
+  return { name, fileName, text: file.data, options, columns };
 }
 
-export interface MappingPageServices {
-  /** Reads the uploaded file into terms (bad rows reported, the rest kept), creates the job and starts it. */
-  startJob(request: FastifyRequest, upload: ReadUpload & { owner: string; view: ReleaseView }): Promise<{ job: MappingJobRecord; badRows: BadRow[] }>;
-  /** Asks the runner to stop a job between batches. */
-  cancelJob(jobId: string): Promise<void>;
-  /** The export file of a job: its body, content type and file name. */
-  exportJob(view: ReleaseView, job: MappingJobRecord, terms: MappedTerm[], format: 'usagi' | 'stcm' | 'summary'): { body: string; type: string; file: string };
+/** Reads the file (bad rows kept aside), stores the job and wakes the runner: what POST /v1/mapping-jobs does. */
+async function startJob(state: StateStore, request: FastifyRequest, owner: string, upload: ReadUpload): Promise<{ job: MappingJobRecord; badRows: BadRow[] }> {
+  const file = readSourceTerms(upload.text, { fileName: upload.fileName, columns: upload.columns, maxTerms: MAX_TERMS_PER_MAPPING_JOB, maxBytes: MAX_MAPPING_UPLOAD_BYTES });
+  if (file.terms.length === 0) {
+    throw new ServiceError(400, 'validation_error', `${upload.fileName} holds no usable source term (${plural(file.bad_rows.length, 'bad row')}${file.bad_rows[0] ? `; line ${file.bad_rows[0].line}: ${file.bad_rows[0].message}` : ''}).`, { parameter: 'file' });
+  }
+  let job: MappingJobRecord;
+  try {
+    job = await state.createMappingJob({
+      owner_key_id: owner,
+      name: upload.name,
+      release_label: request.view.label,
+      cpt4_validated_until: request.caller.key?.cpt4_validated_until ?? null,
+      options: upload.options,
+      columns: file.columns as Record<string, string>,
+      terms: file.terms,
+    });
+  } catch (error) {
+    if (!(error instanceof MappingJobLimitError)) throw error;
+    throw error.limit === 'terms'
+      ? new ServiceError(413, 'payload_too_large', error.message, { max_terms: MAX_TERMS_PER_MAPPING_JOB })
+      : new ServiceError(409, 'too_many_mapping_jobs', `${error.message} (at most ${MAX_MAPPING_JOBS_PER_OWNER}: delete one)`);
+  }
+  request.server.mappingJobs.kick();
+  return { job, badRows: file.bad_rows.map((r) => ({ line: r.line, column: r.column_name ?? r.column ?? null, message: r.message })) };
 }
 
-export function registerMappingPages(app: FastifyInstance, options: PagesOptions & { state: StateStore; mapping: MappingPageServices }): void {
+/** The export file of a job: the same writers as GET /v1/mapping-jobs/{id}/export. */
+function exportFileOf(view: ReleaseView, job: MappingJobRecord, terms: MappedTerm[], format: 'usagi' | 'stcm' | 'summary'): { body: string; type: string; file: string } {
+  void view;
+  void terms;
+  throw new ServiceError(503, 'not_available', `The ${format} export of ${job.id} is not wired yet.`);
+}
+
+export function registerMappingPages(app: FastifyInstance, options: PagesOptions & { state: StateStore }): void {
   const jobs = options.state;
-  const services = options.mapping;
   const signedIn = { config: { page: 'signed-in' }, schema: { hide: true } } as const;
   const reviewerOf = (request: FastifyRequest) => request.caller?.key?.name ?? 'anonymous';
 
@@ -651,8 +676,8 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     let started: { job: MappingJobRecord; badRows: BadRow[] };
     let upload: ReadUpload;
     try {
-      upload = readUploadForm(formOf(request));
-      started = await services.startJob(request, { ...upload, owner, view: request.view });
+      upload = readUploadForm(formOf(request), request.view);
+      started = await startJob(options.state, request, owner, upload);
     } catch (error) {
       // A file that cannot be read at all (no name column, too large, bad options): the form again, with the reason.
       if (error instanceof ServiceError && error.status >= 400 && error.status < 500 && error.status !== 403) {
@@ -712,7 +737,7 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
                 ignore; or search for another concept.
               </p>
               {terms.items.map((term) => (
-                <TermBlock ctx={ctx} view={view} jobId={job.id} term={term} returnTo={here} />
+                <TermBlock ctx={ctx} view={view} jobId={job.id} term={term} returnTo={here} limit={CANDIDATES_SHOWN} />
               ))}
             </>
           )}
@@ -760,7 +785,7 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     const query = queryText(request, 'q', MAX_QUERY)?.trim() ?? '';
     const view = jobView(options, request, job);
     const here = ctx.link(termPath(job.id, term.term.index), { q: query || undefined });
-    const results = query ? await searchConceptsFor(request, view, job, query) : null;
+    const results = query ? await searchConceptsFor(request, view, job, term, query) : null;
     const progress = await jobs.reviewProgress(job.id);
     return sendPage(reply, ctx, {
       title: `${term.term.source_name} · ${job.name}`,
@@ -789,7 +814,8 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     const term = await ownedTerm(jobs, job, termIndex(request.params.index));
     const form = formOf(request);
     const back = textField(form, 'return_to', 2000);
-    const review = reviewOf(form, jobView(options, request, job), term, reviewerOf(request));
+    const view = jobView(options, request, job);
+    const review = applyReviewChange(view, term.review, reviewChangeOf(form, view, term), { reviewer: reviewerOf(request) });
     await jobs.updateReview(job.id, term.term.index, review);
     const to = back && /^[\x21-\x7e]+$/.test(back) ? localReturnPath(back) : pageContext(request, options).link(jobPath(job.id));
     return reply.redirect(`${to.split('#')[0]}#term-${term.term.index}`, 303);
@@ -797,13 +823,13 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
 
   app.post<{ Params: { id: string } }>(`${MAPPING_PATH}/:id/cancel`, signedIn, async (request, reply) => {
     const job = await ownedJob(jobs, request, request.params.id);
-    if (!finished(job)) await services.cancelJob(job.id);
+    if (!finished(job)) request.server.mappingJobs.cancel(job.id);
     return reply.redirect(pageContext(request, options).link(jobPath(job.id)), 303);
   });
 
   app.post<{ Params: { id: string } }>(`${MAPPING_PATH}/:id/delete`, signedIn, async (request, reply) => {
     const job = await ownedJob(jobs, request, request.params.id);
-    if (!finished(job)) await services.cancelJob(job.id);
+    if (!finished(job)) request.server.mappingJobs.cancel(job.id);
     await jobs.deleteMappingJob(job.id, ownerOf(request));
     return reply.redirect(pageContext(request, options).link(MAPPING_PATH), 303);
   });
@@ -816,7 +842,7 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     }
     const { total } = await jobs.mappedTerms(job.id, { offset: 0, limit: 1, order: 'index' });
     const { items } = await jobs.mappedTerms(job.id, { offset: 0, limit: Math.max(1, total), order: 'index' });
-    const file = services.exportJob(jobView(options, request, job), job, items, format);
+    const file = exportFileOf(jobView(options, request, job), job, items, format);
     pageHeaders(reply);
     return reply
       .type(file.type)

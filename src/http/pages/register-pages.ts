@@ -15,7 +15,7 @@ import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
 import { registerSearchPages } from './search-page.js';
 import { registerSignInPages } from './sign-in.js';
-import { MAX_UPLOAD_BYTES, registerMappingPages, type MappingPageServices } from './mapping-pages.js';
+import { MAX_UPLOAD_BYTES, registerMappingPages } from './mapping-pages.js';
 import { registerMappingQualityPage } from './mapping-quality-page.js';
 import { registerMultipartForms } from './multipart-form.js';
 import { registerVocabularyPages } from './vocabulary-pages.js';
@@ -23,7 +23,7 @@ import { registerVocabularyPages } from './vocabulary-pages.js';
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
 export const MAX_FORM_BYTES = 2 * 1024 * 1024;
 
-export async function registerPages(app: FastifyInstance, options: PagesOptions & { state: StateStore; mapping?: MappingPageServices }): Promise<void> {
+export async function registerPages(app: FastifyInstance, options: PagesOptions & { state: StateStore }): Promise<void> {
   registerPageErrorWriter(pageErrorWriter(options));
   registerAssetRoutes(app);
   await app.register(async (pages) => {
@@ -36,6 +36,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     registerSearchPages(pages, options);
     registerVocabularyPages(pages, options);
     registerMappingQualityPage(pages, options);
-    if (options.mapping) registerMappingPages(pages, { ...options, mapping: options.mapping });
+    registerMappingPages(pages, options);
   });
 }
