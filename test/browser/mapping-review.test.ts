@@ -148,7 +148,7 @@ describe.skipIf(chromiumMissing())('the mapping review page in Chromium', { time
     await startJob(page);
     await waitCompleted(page);
     await page.locator('body').click({ position: { x: 1, y: 1 } });
-    const button = `article.term:has(.term-name:text-is("${terms[2]!.name}")) button[value="approve"]`;
+    const button = `button[aria-label="Approve the chosen concept for ${terms[2]!.name}"]`;
     expect(await tabTo(page, button, 200)).toBe(true);
     await page.keyboard.press('Enter');
     await term(page, terms[2]!.name).locator('.badge.status-approved').waitFor();

@@ -44,7 +44,8 @@ function termBlock(html: string, sourceName: string): { index: number; html: str
   throw new Error(`no term named ${sourceName}`);
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text of HTML as a browser reads it (the entities the pages write). */
+const decodeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 let t: TestServer;
 let browser: PageClient;
@@ -103,8 +104,8 @@ describe('starting a job', () => {
 describe('reviewing', () => {
   it('lists the terms by frequency, each with its candidates and the best pre-selected', async () => {
     const res = await browser.get(jobPath);
-    const names = [...res.text.matchAll(/<h3 id="term-\d+-name" class="term-name">([^<]*)<\/h3>/g)].map((m) => m[1]);
-    expect(names).toEqual(BY_FREQUENCY.map(escapeHtml));
+    const names = [...res.text.matchAll(/<h3 id="term-\d+-name" class="term-name">([^<]*)<\/h3>/g)].map((m) => decodeHtml(m[1]!));
+    expect(names).toEqual(BY_FREQUENCY);
     const t2 = termBlock(res.text, TYPE_2.name).html;
     // The exact name is a candidate, with its reason, and it is the chosen one.
     expect(t2).toMatch(new RegExp(`<input type="radio" name="concept_id" id="term-\\d+-c${TYPE_2.id}" value="${TYPE_2.id}" checked`));
@@ -163,7 +164,9 @@ describe('reviewing', () => {
     const bad = await browser.post(`${jobPath}/terms/${index}/review`, { action: 'destroy' });
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('action');
-    expect((await browser.post(`${jobPath}/terms/${index}/review`, { action: 'approve', concept_id: '999999999' })).status).toBe(404);
+    const unknown = await browser.post(`${jobPath}/terms/${index}/review`, { action: 'approve', concept_id: '999999999' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('concept 999999999 is not in release 2025.2');
     expect((await browser.post(`${jobPath}/cancel`, { _csrf: 'forged' })).status).toBe(403);
     expect((await browser.post(`${jobPath}/delete`, { _csrf: 'forged' })).status).toBe(403);
   });
@@ -189,7 +192,9 @@ describe('safety', () => {
     expect(res.text).not.toContain('<script>alert(1)</script>');
     expect(res.text).not.toContain('<b>bold</b>');
     expect(res.text).not.toContain('<i>ward</i>');
-    expect(res.text).toContain(escapeHtml(HOSTILE));
+    const heading = [...res.text.matchAll(/<h3 id="term-\d+-name" class="term-name">([^<]*)<\/h3>/g)].map((m) => m[1]!).find((h) => h.includes('alert'));
+    expect(decodeHtml(heading ?? '')).toBe(HOSTILE);
+    expect(res.text).toContain('ward: &lt;i>ward&lt;/i>');
   });
 
   it("another key's session cannot open, review or export the job (404)", async () => {

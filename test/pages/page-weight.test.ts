@@ -90,9 +90,9 @@ describe('page weight: HTML + CSS + JS of each page at most 150 kB', () => {
     '/concept-set',
   ];
   const mapping = ['/mapping', '{job}', '{job}?page=2', '{job}/terms/0', '{job}/terms/0?q=child+finding'];
-  for (const path of [...pages, ...mapping]) {
-    it(path, async () => {
-      path = path.replace('{job}', mappingJob);
+  for (const named of [...pages, ...mapping]) {
+    it(named, async () => {
+      const path = named.replace('{job}', mappingJob);
       const weight = await weigh(path);
       expect(weight.status).toBe(200);
       expect(weight.assets.length).toBeGreaterThanOrEqual(3); // stylesheet, htmx, app.js
