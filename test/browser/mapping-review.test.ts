@@ -129,7 +129,7 @@ describe.skipIf(chromiumMissing())('the mapping review page in Chromium', { time
 
     // Export Usagi's CSV: one row per term, the two reviews in it.
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-links a', { hasText: 'Usagi CSV' }).click()]);
-    const rows = parse(readFileSync((await download.path())!), { columns: true }) as Record<string, string>[];
+    const rows = parse(readFileSync((await download.path())!), { columns: true, escape: '\\' }) as Record<string, string>[];
     expect(new Set(rows.map((r) => r.sourceName))).toEqual(new Set(terms.map((x) => x.name)));
     const row = (name: string) => rows.find((r) => r.sourceName === name)!;
     expect([row(terms[0]!.name).mappingStatus, row(terms[0]!.name).conceptId]).toEqual(['APPROVED', String(TYPE_2)]);

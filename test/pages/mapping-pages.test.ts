@@ -176,13 +176,39 @@ describe('reviewing', () => {
     expect(res.status).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^text\/csv/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+    // Usagi's dialect escapes a quote with a backslash.
+    const rows = parse(res.text, { columns: true, escape: '\\' }) as Record<string, string>[];
     const t2 = rows.find((r) => r.sourceName === TYPE_2.name)!;
     expect(t2.sourceCode).toBe('T2');
     expect(t2.sourceFrequency).toBe('500');
     expect(t2.mappingStatus).toBe('APPROVED');
     expect(t2.conceptId).toBe(String(TYPE_2.id));
     expect(new Set(rows.map((r) => r.sourceName))).toEqual(new Set(BY_FREQUENCY));
+  });
+
+  it('exports SOURCE_TO_CONCEPT_MAP (approved terms, the chosen source vocabulary) and the summary', async () => {
+    const res = await browser.get(`${jobPath}/export?format=stcm&source_vocabulary_id=WARD_CODES`);
+    expect(res.status).toBe(200);
+    const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual([
+      'source_code',
+      'source_concept_id',
+      'source_vocabulary_id',
+      'source_code_description',
+      'target_concept_id',
+      'target_vocabulary_id',
+      'valid_start_date',
+      'valid_end_date',
+      'invalid_reason',
+    ]);
+    const approved = rows.map((r) => [r.source_code, r.source_vocabulary_id, r.target_concept_id, r.target_vocabulary_id]);
+    expect(approved).toContainEqual(['T2', 'WARD_CODES', String(TYPE_2.id), 'SNOMED']);
+    expect(approved).toContainEqual(['AS', 'WARD_CODES', String(ASTHMA.id), 'SNOMED']);
+    expect(rows.map((r) => r.source_code)).not.toContain('HT');
+    const summary = await browser.get(`${jobPath}/export?format=summary`);
+    expect(summary.status).toBe(200);
+    expect(String(summary.headers['content-type'])).toMatch(/^text\/markdown/);
+    expect((await browser.get(`${jobPath}/export?format=xlsx`)).status).toBe(400);
   });
 });
 

@@ -11,8 +11,11 @@ import { ServiceError, validationError } from '../../services/errors.js';
 import type { ReleaseView } from '../../services/release-view.js';
 import { MAX_RANKED_CANDIDATES } from '../../services/semantic/ranked-candidates.js';
 import { applyReviewChange, type ReviewChange } from '../../services/source-mapping/review.js';
+import { reviewSummaryMarkdown, summarizeReview } from '../../services/source-mapping/review-summary.js';
+import { sourceToConceptMapCsv, sourceToConceptMapRows } from '../../services/source-mapping/source-to-concept-map.js';
 import { readSourceTerms, type ColumnRole } from '../../services/source-mapping/source-term-reader.js';
 import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
+import { usagiMappingOf, writeUsagiCsv } from '../../services/source-mapping/usagi-csv.js';
 import {
   EQUIVALENCES,
   MAPPING_STATUSES,
@@ -31,7 +34,7 @@ import { localReturnPath } from '../plumbing/gatekeeper.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
 import { MAX_MAPPING_UPLOAD_BYTES } from '../rest/mapping-job-routes.js';
 import { CsrfField, pageHeaders, sendFragment, sendPage } from './layout.js';
-import { jobPath, MAPPING_PATH, Reasons, StatusBadge, statusWord, TermBlock, termPath } from './mapping-controls.js';
+import { jobPath, MAPPING_PATH, Reasons, StatusBadge, statusWord, TermBlock, termPath, visibleCandidates } from './mapping-controls.js';
 import { rememberUpload, uploadReportOf, type BadRow, type UploadReport } from './mapping-session.js';
 import { isUploadedFile } from './multipart-form.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
@@ -360,19 +363,26 @@ function ExportLinks({ ctx, job }: { ctx: PageContext; job: MappingJobRecord }):
       <h2 id="export-heading">Export</h2>
       <ul id="export-links">
         <li>
-          <a href={link('usagi')} download={`${job.id}-usagi.csv`}>
+          <a href={link('usagi')} download="">
             Usagi CSV
           </a>{' '}
           (opens in Usagi; every term with its review)
         </li>
         <li>
-          <a href={link('stcm')} download={`${job.id}-source_to_concept_map.csv`}>
-            SOURCE_TO_CONCEPT_MAP
-          </a>{' '}
-          (CDM v5.4; approved terms only)
+          <form method="get" action={`${jobPath(job.id)}/export`} class="row">
+            {ctx.chosenRelease ? <input type="hidden" name="vocab_release" value={ctx.chosenRelease} /> : null}
+            <input type="hidden" name="format" value="stcm" />
+            <a href={link('stcm')} download="">
+              SOURCE_TO_CONCEPT_MAP
+            </a>
+            <span class="hint">(CDM v5.4; approved terms only), with</span>
+            <label for="stcm-vocabulary">source_vocabulary_id</label>
+            <input type="text" id="stcm-vocabulary" name="source_vocabulary_id" value={DEFAULT_SOURCE_VOCABULARY} maxLength={20} required />
+            <button type="submit" class="small">Download</button>
+          </form>
         </li>
         <li>
-          <a href={link('summary')} download={`${job.id}-summary.md`}>
+          <a href={link('summary')} download="">
             Review summary
           </a>
         </li>
@@ -651,11 +661,27 @@ async function startJob(state: StateStore, request: FastifyRequest, owner: strin
   return { job, badRows: file.bad_rows.map((r) => ({ line: r.line, column: r.column_name ?? r.column ?? null, message: r.message })) };
 }
 
-/** The export file of a job: the same writers as GET /v1/mapping-jobs/{id}/export. */
-function exportFileOf(view: ReleaseView, job: MappingJobRecord, terms: MappedTerm[], format: 'usagi' | 'stcm' | 'summary'): { body: string; type: string; file: string } {
-  void view;
-  void terms;
-  throw new ServiceError(503, 'not_available', `The ${format} export of ${job.id} is not wired yet.`);
+/** Source vocabulary id the SOURCE_TO_CONCEPT_MAP form proposes. */
+const DEFAULT_SOURCE_VOCABULARY = 'LOCAL';
+
+/**
+ * The export file of a job, from the source-mapping writers (Usagi CSV, SOURCE_TO_CONCEPT_MAP, summary). Candidates
+ * and targets the viewer may not see (a CPT4 validation that lapsed since the job ran) are left out first.
+ */
+function exportFileOf(view: ReleaseView, job: MappingJobRecord, all: MappedTerm[], format: 'usagi' | 'stcm' | 'summary', sourceVocabularyId: string): { body: string; type: string; file: string } {
+  const terms = all.map((t) => ({
+    ...t,
+    candidates: visibleCandidates(view, t.candidates),
+    review: { ...t.review, concept_ids: t.review.concept_ids.filter((id) => view.concept(id) !== undefined || t.candidates.some((c) => c.concept_id === id && view.canSee(c.vocabulary_id))) },
+  }));
+  const concept = (id: number) => view.concept(id);
+  const base = job.name.replace(/\.(csv|tsv|txt)$/i, '');
+  if (format === 'usagi') return { body: writeUsagiCsv(terms.map((t) => usagiMappingOf(t, concept))), type: 'text/csv; charset=utf-8', file: `${base}-usagi.csv` };
+  if (format === 'stcm') {
+    const rows = sourceToConceptMapRows(terms, (id) => concept(id)?.vocabulary_id, { sourceVocabularyId });
+    return { body: sourceToConceptMapCsv(rows), type: 'text/csv; charset=utf-8', file: `${base}-source_to_concept_map.csv` };
+  }
+  return { body: reviewSummaryMarkdown(summarizeReview(terms, concept), `Mapping review: ${job.name}`), type: 'text/markdown; charset=utf-8', file: `${base}-summary.md` };
 }
 
 export function registerMappingPages(app: FastifyInstance, options: PagesOptions & { state: StateStore }): void {
@@ -842,7 +868,8 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     }
     const { total } = await jobs.mappedTerms(job.id, { offset: 0, limit: 1, order: 'index' });
     const { items } = await jobs.mappedTerms(job.id, { offset: 0, limit: Math.max(1, total), order: 'index' });
-    const file = exportFileOf(jobView(options, request, job), job, items, format);
+    const sourceVocabulary = queryText(request, 'source_vocabulary_id', 20)?.trim() || DEFAULT_SOURCE_VOCABULARY;
+    const file = exportFileOf(jobView(options, request, job), job, items, format, sourceVocabulary);
     pageHeaders(reply);
     return reply
       .type(file.type)
