@@ -212,6 +212,18 @@ describe('reviewing', () => {
   });
 });
 
+describe('deleting', () => {
+  it('deletes a job with its reviews: gone from the list, its page a 404', async () => {
+    const doomed = await mappedJob(t, browser, `code,name,frequency\nX,${TYPE_2.name},1\n`);
+    const res = await browser.post(`${doomed}/delete`, {});
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toBe('/mapping');
+    expect((await browser.get(doomed)).status).toBe(404);
+    expect((await browser.get('/mapping')).text).not.toContain(doomed);
+    expect((await browser.get(jobPath)).status).toBe(200);
+  });
+});
+
 describe('safety', () => {
   it('shows a hostile source name and extra column as text', async () => {
     const res = await browser.get(jobPath);
