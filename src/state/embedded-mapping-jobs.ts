@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS mapping_term (
   candidates       TEXT,
   status           TEXT NOT NULL,
   review           TEXT NOT NULL,
+  review_kept      INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (job_id, term_index)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS mapping_term_by_frequency ON mapping_term (job_id, source_frequency DESC, term_index);
@@ -129,8 +130,8 @@ export class EmbeddedMappingJobs {
            @created_at, @created_seq, @created_at)`,
       ),
       insertTerm: db.prepare(
-        `INSERT INTO mapping_term (job_id, term_index, line, source_code, source_name, source_frequency, additional_info, hints, status, review)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'unchecked', ?)`,
+        `INSERT INTO mapping_term (job_id, term_index, line, source_code, source_name, source_frequency, additional_info, hints, status, review, review_kept)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       countOwned: db.prepare('SELECT count(*) AS n FROM mapping_job WHERE owner_key_id IS ?'),
       maxSeq: db.prepare('SELECT coalesce(max(created_seq), 0) AS n FROM mapping_job'),
@@ -139,7 +140,11 @@ export class EmbeddedMappingJobs {
       list: db.prepare('SELECT * FROM mapping_job WHERE owner_key_id IS ? ORDER BY created_seq DESC'),
       unfinished: db.prepare(`SELECT * FROM mapping_job WHERE state IN ('queued', 'running') ORDER BY created_seq`),
       pending: db.prepare(`SELECT ${TERM_COLUMNS} FROM mapping_term WHERE job_id = ? AND candidates IS NULL ORDER BY term_index LIMIT ?`),
-      saveTerm: db.prepare('UPDATE mapping_term SET candidates = ?, review = ?, status = ? WHERE job_id = ? AND term_index = ? AND candidates IS NULL'),
+      saveTerm: db.prepare(
+        `UPDATE mapping_term SET candidates = @candidates, review = CASE WHEN review_kept = 1 THEN review ELSE @review END,
+           status = CASE WHEN review_kept = 1 THEN status ELSE @status END
+         WHERE job_id = @job_id AND term_index = @index AND candidates IS NULL`,
+      ),
       addMapped: db.prepare('UPDATE mapping_job SET mapped_terms = mapped_terms + ?, updated_at = ? WHERE id = ?'),
       setState: db.prepare(
         `UPDATE mapping_job SET state = ?, error = ?, updated_at = ?, finished_at = ? WHERE id = ?
@@ -189,8 +194,9 @@ export class EmbeddedMappingJobs {
         created_at: at,
         created_seq: this.seq,
       });
-      const review = JSON.stringify(uncheckedReview());
-      for (const t of job.terms) {
+      const unchecked = uncheckedReview();
+      job.terms.forEach((t, position) => {
+        const review = job.reviews?.[position];
         this.stmts.insertTerm.run(
           id,
           t.index,
@@ -200,9 +206,11 @@ export class EmbeddedMappingJobs {
           t.source_frequency,
           JSON.stringify(t.additional_info),
           t.hints ? JSON.stringify(t.hints) : null,
-          review,
+          (review ?? unchecked).status,
+          JSON.stringify(review ?? unchecked),
+          review ? 1 : 0,
         );
-      }
+      });
       return jobOf(this.stmts.job.get(id) as JobRow);
     });
     return insert.immediate();
@@ -235,7 +243,13 @@ export class EmbeddedMappingJobs {
     const write = this.db.transaction(() => {
       let saved = 0;
       for (const r of results) {
-        saved += this.stmts.saveTerm.run(JSON.stringify(r.candidates), JSON.stringify(r.review), r.review.status, jobId, r.index).changes;
+        saved += this.stmts.saveTerm.run({
+          candidates: JSON.stringify(r.candidates),
+          review: JSON.stringify(r.review),
+          status: r.review.status,
+          job_id: jobId,
+          index: r.index,
+        }).changes;
       }
       if (saved > 0) this.stmts.addMapped.run(saved, new Date(this.now()).toISOString(), jobId);
     });

@@ -55,6 +55,8 @@ export interface NewMappingJob {
   options: MappingOptions;
   columns: Record<string, string>;
   terms: SourceTerm[];
+  /** Reviews to keep (an imported Usagi file's), by term position: mapping then adds candidates and leaves these as they are. */
+  reviews?: (TermReview | undefined)[];
 }
 
 export type MappedTermOrder = 'frequency' | 'index';
@@ -88,7 +90,10 @@ export interface MappingJobStore {
   unfinishedMappingJobs(): Promise<MappingJobRecord[]>;
   /** Up to `limit` terms of a job without candidates yet, in index order. */
   pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]>;
-  /** Stores computed candidates and initial reviews (auto-approved or not) and advances `mapped_terms`; a term already mapped is left as it is. */
+  /**
+   * Stores computed candidates and initial reviews (auto-approved or not; a review given at creation is kept) and advances
+   * `mapped_terms`; a term already mapped is left as it is.
+   */
   saveMappedTerms(jobId: string, results: { index: number; candidates: TermCandidate[]; review: TermReview }[]): Promise<void>;
   /** Sets the state unless the job is finished (FINISHED_MAPPING_JOB_STATES are final); answers the job as it now is. */
   setMappingJobState(jobId: string, state: MappingJobState, error?: string | null): Promise<MappingJobRecord | undefined>;

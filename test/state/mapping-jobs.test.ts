@@ -112,6 +112,22 @@ describe('mapping jobs in the state store', () => {
     expect((await store.mappedTerm(job.id, 1))?.candidates.map((c) => c.concept_id)).toEqual([201]);
   });
 
+  it('a review given at creation (an imported file) is kept when the term gets its candidates', async () => {
+    const imported = review('approved', [4]);
+    const job = await store.createMappingJob({ ...newJob('key-a'), reviews: [imported, undefined, undefined] });
+    expect((await store.mappedTerm(job.id, 0))?.review).toEqual(imported);
+    expect((await store.reviewProgress(job.id)).approved_terms).toBe(1);
+    await store.saveMappedTerms(job.id, [
+      { index: 0, candidates: [candidate(4, 0.9)], review: review('unchecked', [9]) },
+      { index: 1, candidates: [candidate(5, 0.9)], review: review('unchecked', [5]) },
+    ]);
+    const first = await store.mappedTerm(job.id, 0);
+    expect(first?.review).toEqual(imported);
+    expect(first?.candidates.map((c) => c.concept_id)).toEqual([4]);
+    expect((await store.mappedTerm(job.id, 1))?.review).toEqual(review('unchecked', [5]));
+    expect((await store.mappedTerms(job.id, { offset: 0, limit: 5, status: 'approved' })).total).toBe(1);
+  });
+
   it('pages terms by frequency (then index) or by index, filtered by status', async () => {
     const job = await store.createMappingJob(newJob('key-a'));
     const byFrequency = await store.mappedTerms(job.id, { offset: 0, limit: 2 });
