@@ -212,7 +212,25 @@ describe('reviewing', () => {
   });
 });
 
-describe('deleting', () => {
+describe('cancelling and deleting', () => {
+  it('cancels a running job: it stays cancelled with the terms mapped so far', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `C${i},${[TYPE_2.name, HYPERTENSION.name, ASTHMA.name][i % 3]} variant ${i},${i}`);
+    const res = await upload(t, browser, ['code,name,frequency', ...rows].join('\n'));
+    expect(res.status).toBe(303);
+    const path = String(res.headers.location);
+    const page = await browser.get(path);
+    expect(page.text).toMatch(/id="job-state">(queued|running)</);
+    expect(page.text).toContain(`action="${path}/cancel"`);
+    expect((await browser.post(`${path}/cancel`, {})).status).toBe(303);
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await browser.get(`${path}/progress`);
+    expect(/id="job-state">([a-z]+)</.exec(after.text)?.[1]).toBe('cancelled');
+    const mapped = Number(/id="job-mapped">([\d,]+) of/.exec(after.text)?.[1]?.replace(/,/g, ''));
+    expect(mapped).toBeLessThan(3000);
+    expect(after.text).not.toContain('/cancel');
+  });
+
+
   it('deletes a job with its reviews: gone from the list, its page a 404', async () => {
     const doomed = await mappedJob(t, browser, `code,name,frequency\nX,${TYPE_2.name},1\n`);
     const res = await browser.post(`${doomed}/delete`, {});

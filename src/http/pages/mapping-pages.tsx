@@ -661,6 +661,12 @@ async function startJob(state: StateStore, request: FastifyRequest, owner: strin
   return { job, badRows: file.bad_rows.map((r) => ({ line: r.line, column: r.column_name ?? r.column ?? null, message: r.message })) };
 }
 
+/** Stops a job: its state first (the runner checks it), then the runner's batch in progress, as POST /v1/mapping-jobs/{id}/cancel does. */
+async function cancelJob(state: StateStore, request: FastifyRequest, jobId: string): Promise<void> {
+  await state.setMappingJobState(jobId, 'cancelled');
+  request.server.mappingJobs.cancel(jobId);
+}
+
 /** Source vocabulary id the SOURCE_TO_CONCEPT_MAP form proposes. */
 const DEFAULT_SOURCE_VOCABULARY = 'LOCAL';
 
@@ -849,13 +855,13 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
 
   app.post<{ Params: { id: string } }>(`${MAPPING_PATH}/:id/cancel`, signedIn, async (request, reply) => {
     const job = await ownedJob(jobs, request, request.params.id);
-    if (!finished(job)) request.server.mappingJobs.cancel(job.id);
+    if (!finished(job)) await cancelJob(jobs, request, job.id);
     return reply.redirect(pageContext(request, options).link(jobPath(job.id)), 303);
   });
 
   app.post<{ Params: { id: string } }>(`${MAPPING_PATH}/:id/delete`, signedIn, async (request, reply) => {
     const job = await ownedJob(jobs, request, request.params.id);
-    if (!finished(job)) request.server.mappingJobs.cancel(job.id);
+    if (!finished(job)) await cancelJob(jobs, request, job.id);
     await jobs.deleteMappingJob(job.id, ownerOf(request));
     return reply.redirect(pageContext(request, options).link(MAPPING_PATH), 303);
   });
