@@ -123,7 +123,7 @@ export function TermBlock({
           <p class="hint">No candidates{term.candidates.length ? ' your key may see' : ''}: search for another concept below, or ignore the term.</p>
         ) : (
           <table class="data candidates">
-            <caption class="visually-hidden">Candidates for {term.term.source_name}, best first</caption>
+            <caption class="visually-hidden">Candidates, best first</caption>
             <thead>
               <tr>
                 <th scope="col">Choose</th>
@@ -141,14 +141,14 @@ export function TermBlock({
               {extra.map((c) => (
                 <tr aria-current="true">
                   <td>
-                    <input type="radio" name="concept_id" id={`${id}-c${c.concept_id}`} value={String(c.concept_id)} checked />
-                    <label for={`${id}-c${c.concept_id}`} class="visually-hidden">
-                      {c.concept_name}
-                    </label>
+                    <input type="radio" name="concept_id" value={String(c.concept_id)} checked aria-labelledby={`${id}-n${c.concept_id}`} />
                   </td>
                   <td class="num">–</td>
                   <td>
-                    <a href={ctx.link(`/concepts/${c.concept_id}`)}>{c.concept_name}</a> <span class="hint">{String(c.concept_id)}</span>
+                    <a href={ctx.link(`/concepts/${c.concept_id}`)} id={`${id}-n${c.concept_id}`}>
+                      {c.concept_name}
+                    </a>{' '}
+                    <span class="hint">{String(c.concept_id)}</span>
                   </td>
                   <td>
                     <span class="badge">chosen by search</span>
@@ -163,14 +163,14 @@ export function TermBlock({
                 return (
                   <tr aria-current={checked ? 'true' : undefined}>
                     <td>
-                      <input type="radio" name="concept_id" id={`${id}-c${c.concept_id}`} value={String(c.concept_id)} checked={checked} />
-                      <label for={`${id}-c${c.concept_id}`} class="visually-hidden">
-                        {c.concept_name}
-                      </label>
+                      <input type="radio" name="concept_id" value={String(c.concept_id)} checked={checked} aria-labelledby={`${id}-n${c.concept_id}`} />
                     </td>
                     <td class="num">{formatScore(c.score)}</td>
                     <td>
-                      <a href={ctx.link(`/concepts/${c.concept_id}`)}>{c.concept_name}</a> <span class="hint">{String(c.concept_id)}</span>
+                      <a href={ctx.link(`/concepts/${c.concept_id}`)} id={`${id}-n${c.concept_id}`}>
+                        {c.concept_name}
+                      </a>{' '}
+                      <span class="hint">{String(c.concept_id)}</span>
                       {c.standard_concept !== 'S' ? <span class="badge">{c.standard_concept === 'C' ? 'Classification' : 'Non-standard'}</span> : null}
                     </td>
                     <td>
@@ -201,16 +201,16 @@ export function TermBlock({
           </select>
           <label for={`${id}-comment`}>Comment</label>
           <input type="text" id={`${id}-comment`} name="comment" value={term.review.comment} maxLength={1000} />
-          <button type="submit" name="action" value="approve" class="primary small" aria-label={`Approve the chosen concept for ${term.term.source_name}`}>
+          <button type="submit" name="action" value="approve" class="primary small" aria-describedby={`${id}-name`}>
             Approve
           </button>
-          <button type="submit" name="action" value="flag" class="small" aria-label={`Flag ${term.term.source_name}`}>
+          <button type="submit" name="action" value="flag" class="small" aria-describedby={`${id}-name`}>
             Flag
           </button>
-          <button type="submit" name="action" value="ignore" class="small" aria-label={`Ignore ${term.term.source_name}`}>
+          <button type="submit" name="action" value="ignore" class="small" aria-describedby={`${id}-name`}>
             Ignore
           </button>
-          <button type="submit" name="action" value="reset" class="small" aria-label={`Reset the review of ${term.term.source_name}`}>
+          <button type="submit" name="action" value="reset" class="small" aria-describedby={`${id}-name`}>
             Reset
           </button>
         </div>
