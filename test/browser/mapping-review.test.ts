@@ -136,6 +136,10 @@ describe.skipIf(chromiumMissing())('the mapping review page in Chromium', { time
     expect([row(LOCAL_NAME).mappingStatus, row(LOCAL_NAME).conceptId, row(LOCAL_NAME).sourceFrequency]).toEqual(['APPROVED', String(PNEUMONIA), '300']);
     expect(row(terms[1]!.name).mappingStatus).not.toBe('APPROVED');
 
+    // The term's own page (what the search opens without JavaScript), with results, and the list of jobs.
+    await page.goto(`${t.url}${path}/terms/0?q=pneumonia`);
+    await expect(page.locator('h1').textContent()).resolves.toBe(terms[0]!.name);
+    expect(describeViolations(await runAxe(page))).toEqual([]);
     await page.goto(`${t.url}/mapping`);
     expect(describeViolations(await runAxe(page))).toEqual([]);
     expectClean(s);

@@ -75,7 +75,7 @@ export function TermBlock({
   returnTo: string;
   search?: VNode | null;
   searchQuery?: string;
-  heading?: 'h2' | 'h3';
+  heading?: 'h1' | 'h3';
   /** Candidates listed (the chosen one always is); the term's own page lists them all. */
   limit?: number;
 }): VNode {

@@ -159,6 +159,16 @@ function jobView(options: PagesOptions, request: FastifyRequest, job: MappingJob
   return request.view.onRelease(resolveRelease(options.registry, job.release_label, { surface: 'page', parameter: 'vocab_release' }));
 }
 
+/** The job's release if it is still loaded, else the request's (the stored candidates are flat copies and still show). */
+function jobViewIfLoaded(options: PagesOptions, request: FastifyRequest, job: MappingJobRecord): ReleaseView {
+  try {
+    return jobView(options, request, job);
+  } catch (error) {
+    if (error instanceof ServiceError) return request.view;
+    throw error;
+  }
+}
+
 const finished = (job: MappingJobRecord) => job.state === 'completed' || job.state === 'cancelled' || job.state === 'failed';
 const percent = (part: number, whole: number) => (whole > 0 ? (100 * part) / whole : null);
 
@@ -732,7 +742,7 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
     const ctx = pageContext(request, options);
     const page = pageNumber(request);
     const status = statusFilter(request);
-    const view = request.view;
+    const view = jobViewIfLoaded(options, request, job);
     const [progress, terms, report] = await Promise.all([
       jobs.reviewProgress(job.id),
       jobs.mappedTerms(job.id, { offset: (page - 1) * TERMS_PAGE_SIZE, limit: TERMS_PAGE_SIZE, order: 'frequency', status }),
@@ -832,7 +842,7 @@ export function registerMappingPages(app: FastifyInstance, options: PagesOptions
           jobId={job.id}
           term={term}
           returnTo={here}
-          heading="h2"
+          heading="h1"
           searchQuery={query}
           search={results ? <SearchResults ctx={ctx} job={job} term={term} query={query} results={results} returnTo={here} /> : null}
         />,
