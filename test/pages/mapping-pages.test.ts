@@ -7,7 +7,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
-import { signIn, type PageClient } from '../helpers/page-client.js';
+import { pageClient, signIn, type PageClient } from '../helpers/page-client.js';
 import { mappedJob as mappedJobOf, uploadMappingFile } from '../helpers/mapping-upload.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -91,6 +91,13 @@ describe('starting a job', () => {
     expect(res.status).toBe(403);
     const after = (await browser.get('/mapping')).text.match(/<tr><td><a href="\/mapping\//g)?.length ?? 0;
     expect(after).toBe(before);
+  });
+
+  it('refuses a file over the upload bound (413) before mapping anything', async () => {
+    const huge = `code,name,frequency\n${'X,a long source name repeated to fill the file,1\n'.repeat(200_000)}`;
+    const res = await upload(t, browser, huge);
+    expect(res.status).toBe(413);
+    expect(res.text).toContain('larger than 8388608 bytes');
   });
 
   it('a file without a name column comes back to the form with the reason (400)', async () => {
@@ -239,6 +246,25 @@ describe('cancelling and deleting', () => {
     expect((await browser.get(doomed)).status).toBe(404);
     expect((await browser.get('/mapping')).text).not.toContain(doomed);
     expect((await browser.get(jobPath)).status).toBe(200);
+  });
+});
+
+describe('browsing without a key (--browse-without-key)', () => {
+  let open: TestServer;
+  beforeAll(async () => {
+    open = await startTestServer({ releases: [{ dir: DEMO_VOCABULARY_DIR, label: '2025.2', makeDefault: true }], browseWithoutKey: true });
+  }, 120_000);
+  afterAll(async () => open?.close());
+
+  it('has no jobs and no upload form: jobs belong to a key (403 on a post)', async () => {
+    const first = await pageClient(open).get('/mapping');
+    expect(first.status).toBe(200);
+    expect(first.text).not.toContain('id="mapping-upload"');
+    expect(first.text).toContain('sign in with your key');
+    const session = /omopterm_session=([^;]+)/.exec(([] as string[]).concat(first.headers['set-cookie'] ?? []).join('\n'))![1]!;
+    const visitor = pageClient(open, `omopterm_session=${session}`);
+    expect((await uploadMappingFile(open, visitor, CSV)).status).toBe(403);
+    expect((await visitor.get(jobPath)).status).toBe(403);
   });
 });
 
