@@ -1,6 +1,7 @@
 /**
  * Mapping jobs survive a restart: a job interrupted by closing the server completes on a new server over the same
- * data directory with every term mapped once, and a resumed job maps only its terms without candidates.
+ * data directory with every term mapped once, and a resumed job maps only its terms without candidates; without
+ * worker threads the request thread maps the job.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +104,18 @@ it('a resumed job maps only the terms without candidates', { timeout: 120_000 },
   const [asthma, pneumonia, heartFailure] = await everyTerm(job.id);
   expect(asthma.candidates).toEqual([sentinel]);
   // Expected from examples/demo-vocabulary: 255848 Pneumonia, 316139 Heart failure.
+  expect(pneumonia.candidates[0].concept_id).toBe(255848);
+  expect(heartFailure.candidates[0].concept_id).toBe(316139);
+});
+
+it('without mapping workers (serve --mapping-workers 0) the request thread maps the job between requests', { timeout: 120_000 }, async () => {
+  await server!.close();
+  server = await startServer({ dataDir, port: 0, rescanIntervalMs: 0, anonymousRatePerSecond: 1000, mappingWorkers: 0 });
+  const submitted = await call('/v1/mapping-jobs', { method: 'POST', body: { text: 'code,name\nA,Pneumonia\nB,Heart failure\n', k: 3 } });
+  expect(submitted.status, submitted.text).toBe(202);
+  const job = await finished(submitted.body.data.job.id);
+  expect(job).toMatchObject({ state: 'completed', mapped_terms: 2 });
+  const [pneumonia, heartFailure] = await everyTerm(job.id);
   expect(pneumonia.candidates[0].concept_id).toBe(255848);
   expect(heartFailure.candidates[0].concept_id).toBe(316139);
 });
