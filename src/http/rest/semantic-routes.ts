@@ -16,8 +16,7 @@ import {
   semanticSearch,
 } from '../../services/semantic/semantic-search.js';
 import {
-  HYBRID_LEXICAL_WEIGHT,
-  HYBRID_SEMANTIC_WEIGHT,
+  HYBRID_WEIGHTS,
   SIMILAR_DEFAULT_ALGORITHM,
   SIMILAR_DEFAULT_PAGE_SIZE,
   SIMILAR_DEFAULT_THRESHOLD,
@@ -119,8 +118,9 @@ const SimilarBody = Type.Object({
       SIMILARITY_ALGORITHMS.map((a) => Type.Literal(a)),
       {
         description:
-          `semantic (meaning), lexical (TF-IDF over words and character trigrams: typo-tolerant) or hybrid (default: ` +
-          `${HYBRID_SEMANTIC_WEIGHT} × semantic + ${HYBRID_LEXICAL_WEIGHT} × lexical).`,
+          `semantic (meaning), lexical (TF-IDF over words and character trigrams: typo-tolerant) or hybrid (default: the ` +
+          `shared candidate ranking of mapping jobs and semantic search, ${HYBRID_WEIGHTS.meaning} × meaning + ${HYBRID_WEIGHTS.lexical} × lexical + ` +
+          `${HYBRID_WEIGHTS.coverage} × share of the query's words found + ${HYBRID_WEIGHTS.exact} × exact match).`,
       },
     ),
   ),

@@ -6,7 +6,8 @@
 import type { ConceptRecord } from '../../store/records.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
 import type { EmbeddingProvider } from '../../search-model/semantic/embedding-provider.js';
-import { exactKey, exactKeyHash } from '../../search-model/text-normalization.js';
+import { exactKey, exactKeyHash, tokenize } from '../../search-model/text-normalization.js';
+import { contentTokens } from '../../search-model/stop-words.js';
 import {
   candidateScore,
   compareScored,
@@ -93,6 +94,17 @@ export interface GatheredCandidates {
   withMeaning: boolean;
 }
 
+/** How many of the text's content words (longest first) are also keyword-searched alone (texts of 2+ words). */
+export const WORD_QUERIES = 4;
+/** Keyword-search results kept per single-word query. */
+export const WORD_QUERY_CANDIDATES = 50;
+
+/** The `n` longest distinct content words of a text (stop words left out), longest first; none for a one-word text. */
+function longestContentWords(text: string, n: number): string[] {
+  const words = [...new Set(contentTokens(tokenize(text)))].filter((w) => w.length >= 3);
+  return words.length < 2 ? [] : words.sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, n);
+}
+
 function withStandardDefault(filters: SearchFilters): SearchFilters {
   return { ...filters, standardConcepts: filters.standardConcepts ?? ['S', 'C'] };
 }
@@ -152,6 +164,10 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
   const anyFilters: SearchFilters = { ...filters, standardConcepts: followMapsTo ? undefined : filters.standardConcepts };
   for (const q of typoTolerantKeywordQueries(request.text)) {
     for (const concept of keywordCandidates(ctx.view, q, anyFilters)) consider(concept, 'keyword');
+  }
+  // keyword search wants every word: a long source description rarely matches whole, so its longest words also search alone
+  for (const word of longestContentWords(request.text, WORD_QUERIES)) {
+    for (const concept of keywordCandidates(ctx.view, word, anyFilters, WORD_QUERY_CANDIDATES)) consider(concept, 'keyword');
   }
   let scorer: ((texts: readonly string[]) => number[] | Promise<number[]>) | null = null;
   if (ctx.index && ctx.provider) {
