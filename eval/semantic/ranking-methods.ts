@@ -8,8 +8,8 @@
  * - TF-IDF: the plain lexical baseline (words + character trigrams) scored against every entry;
  * - meaning alone: the vector index's nearest concepts plus keyword results, ranked by the provider's
  *   similarity alone (what semantic search did before the shared ranking; /v1/search/similar `semantic`);
- * - shared ranking: semantic search (GET /v1/search/semantic's service), which ranks with the shared
- *   candidate model (src/search-model/candidate-ranking.ts) as mapping jobs and `hybrid` do;
+ * - shared ranking (added by ./run.ts from ./tuning.ts): what semantic search (GET /v1/search/semantic) answers —
+ *   gatherCandidates + the shared model (src/search-model/candidate-ranking.ts), as mapping jobs and `hybrid` rank;
  * - resolver (only with `resolver`): the FHIR resolver's display resolution (POST /v1/fhir/resolve
  *   with a display alone and the query's resource type: src/services/fhir-resolver/display-resolution.ts),
  *   its valid standard concepts of the resource type's expected domains, with its own threshold
@@ -83,7 +83,6 @@ export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: 
       const text = semanticQuery(query).searchText;
       return (await semanticMatches(ctx, { text, filters: {}, wanted: depth + 1 })).slice(0, depth).map((m) => m.concept.concept_id);
     }),
-    semanticColumn(SHARED, ctx),
   );
   const provider = semantic.provider;
   if (options.resolver) methods.push(resolverMethod({ view: ctx.view, semantic: ctx, lexical: ctx.lexical }));

@@ -17,8 +17,8 @@ import { loadEvalRelease, type EvalRelease } from './eval-release.js';
 import { isIndexedConcept } from './indexed-concepts.js';
 import { buildMapByName, type MapQuery } from './map-by-name.js';
 import { explainMapMisses } from './miss-analysis.js';
-import { concatOutcomes, RANK_DEPTH, runQueries, summariseSubset, type EvalQuery, type OutcomesByMethod } from './query-outcomes.js';
-import { evalContext, rankingMethodsFor, RESOLVER, SHARED, TFIDF } from './ranking-methods.js';
+import { concatOutcomes, RANK_DEPTH, runQueries, summariseSubset, type EvalQuery, type OutcomesByMethod, type QueryOutcome } from './query-outcomes.js';
+import { evalContext, MEANING, rankingMethodsFor, RESOLVER, SHARED, TFIDF } from './ranking-methods.js';
 import { baselineChecks, formatResultsTable, formatTargetChecks, issueTargetChecks, type SubsetResult } from './results-table.js';
 import { isTuningQuery, SPLIT_DESCRIPTION } from './halves.js';
 import {
@@ -28,6 +28,7 @@ import {
   evaluateWeights,
   gatherDisplayQuery,
   gatherTuningQuery,
+  outcomeUnder,
   WEIGHT_STEP,
   type DisplayTuningQuery,
   type TuningQuery,
@@ -61,6 +62,8 @@ function namesOnly(tables: AthenaTables): AthenaTables {
 interface Evaluated {
   outcomes: OutcomesByMethod;
   tuning: Array<number | undefined>;
+  /** For a reporting-half query, its index among the reporting queries' gathered candidates. */
+  reporting: Array<number | undefined>;
 }
 
 const weightsText = (w: RankingWeights) => `lexical ${w.lexical}, meaning ${w.meaning}, coverage ${w.coverage}, exact ${w.exact}`;
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
   /** The table's columns: the methods of the release with the most of them (every other release's are among them, in the same order). */
   let columns: string[] = [];
   const tuningQueries: TuningQuery[] = [];
+  const reportingQueries: TuningQuery[] = [];
   const displayTuning: DisplayTuningQuery[] = [];
   const evaluate = async (name: string, tables: AthenaTables, queries: readonly EvalQuery[], options: { resolver?: boolean } = {}) => {
     progress(`loading release ${name} (${tables.CONCEPT?.length ?? 0} concepts)`);
@@ -87,32 +91,60 @@ async function main(): Promise<void> {
     const methods = rankingMethodsFor(release, { exhaustive, ablations, ...options });
     if (methods.length > columns.length) columns = methods.map((m) => m.name);
     const outcomes = await runQueries(methods, queries, (method, seconds) => progress(`${name}: ${method} in ${seconds.toFixed(1)} s`));
+    // the shared ranking: every query's candidates gathered once (as semantic search gathers them), ranked by the code's
+    // weights for the table; the tuning half's also kept for choosing the weights
     const ctx = evalContext(release);
     const tuning: Array<number | undefined> = [];
+    const reporting: Array<number | undefined> = [];
     const t0 = Date.now();
-    for (const q of queries) {
-      if (!ctx || !isTuningQuery(q)) {
-        tuning.push(undefined);
-        continue;
+    if (ctx) {
+      const shared: QueryOutcome[] = [];
+      for (const q of queries) {
+        const gathered = await gatherTuningQuery(ctx, q);
+        shared.push(outcomeUnder(gathered, RANKING_WEIGHTS));
+        if (!isTuningQuery(q)) {
+          tuning.push(undefined);
+          reporting.push(reportingQueries.length);
+          reportingQueries.push(gathered);
+          continue;
+        }
+        reporting.push(undefined);
+        tuning.push(tuningQueries.length);
+        tuningQueries.push(gathered);
+        if (options.resolver) displayTuning.push(await gatherDisplayQuery({ view: ctx.view, semantic: ctx, lexical: ctx.lexical }, q));
       }
-      tuning.push(tuningQueries.length);
-      tuningQueries.push(await gatherTuningQuery(ctx, q));
-      if (options.resolver) displayTuning.push(await gatherDisplayQuery({ view: ctx.view, semantic: ctx, lexical: ctx.lexical }, q));
-    }
-    progress(`${name}: tuning-half candidates gathered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return { release, evaluated: { outcomes, tuning } satisfies Evaluated };
+      const ordered: OutcomesByMethod = new Map();
+      for (const [name, list] of outcomes) {
+        ordered.set(name, list);
+        if (name === MEANING) ordered.set(SHARED, shared);
+      }
+      if (!ordered.has(SHARED)) ordered.set(SHARED, shared);
+      outcomes.clear();
+      for (const [name, list] of ordered) outcomes.set(name, list);
+      if (outcomes.size > columns.length) columns = [...outcomes.keys()];
+      progress(`${name}: ${SHARED} (and the tuning half's resolver candidates) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    } else for (const _ of queries) [tuning.push(undefined), reporting.push(undefined)];
+    return { release, evaluated: { outcomes, tuning, reporting } satisfies Evaluated };
   };
   try {
     const results: SubsetResult[] = [];
     const tuningSets: TuningSet[] = [];
+    const reportingSets: TuningSet[] = [];
     const countLines: string[] = [];
     const subset = (name: string, e: Evaluated, keepQuery: (i: number) => boolean = () => true, primary = false) => {
       results.push({ subset: name, ...summariseSubset(e.outcomes, (i) => keepQuery(i) && e.tuning[i] === undefined) });
       const members = e.tuning.flatMap((t, i) => (t !== undefined && keepQuery(i) ? [t] : []));
       const baseline = summariseSubset(new Map([[TFIDF, e.outcomes.get(TFIDF)!]]), (i) => keepQuery(i) && e.tuning[i] !== undefined).byMethod.get(TFIDF)!;
       if (members.length) tuningSets.push({ name, members, baseline, primary });
+      const reported = e.reporting.flatMap((t, i) => (t !== undefined && keepQuery(i) ? [t] : []));
+      const reportedBaseline = results.at(-1)!.byMethod.get(TFIDF)!;
+      if (reported.length) reportingSets.push({ name, members: reported, baseline: reportedBaseline, primary });
     };
-    const concat = (parts: readonly Evaluated[]): Evaluated => ({ outcomes: concatOutcomes(parts.map((p) => p.outcomes)), tuning: parts.flatMap((p) => p.tuning) });
+    const concat = (parts: readonly Evaluated[]): Evaluated => ({
+      outcomes: concatOutcomes(parts.map((p) => p.outcomes)),
+      tuning: parts.flatMap((p) => p.tuning),
+      reporting: parts.flatMap((p) => p.reporting),
+    });
 
     // 1. synonym hold-out, 3. names only
     for (const onlyNames of [false, true]) {
@@ -182,6 +214,7 @@ async function main(): Promise<void> {
     const sameWeights = (Object.keys(RANKING_WEIGHTS) as Array<keyof RankingWeights>).every((k) => Math.abs(RANKING_WEIGHTS[k] - choice.weights[k]) < 1e-9);
     const display = chooseDisplay(displayTuning);
     const sameDisplay = Math.abs(display.domainWeight - DISPLAY_DOMAIN_WEIGHT) < 1e-9 && Math.abs(display.threshold - DISPLAY_MATCH_THRESHOLD) < 1e-9;
+    const reportedWithChoice = evaluateWeights(reportingQueries, reportingSets, choice.weights);
     const tuningLines = [
       `Tuning (${SPLIT_DESCRIPTION}; ${tuningQueries.length} tuning queries):`,
       `- shared ranking weights chosen on the tuning halves: ${weightsText(choice.weights)} (grid step ${WEIGHT_STEP}, ${choice.gridPoints} points; ` +
@@ -196,6 +229,16 @@ async function main(): Promise<void> {
         ? `- DISPLAY_DOMAIN_WEIGHT ${DISPLAY_DOMAIN_WEIGHT} and DISPLAY_MATCH_THRESHOLD ${DISPLAY_MATCH_THRESHOLD} in the code → the same`
         : `- DISPLAY_DOMAIN_WEIGHT ${DISPLAY_DOMAIN_WEIGHT} and DISPLAY_MATCH_THRESHOLD ${DISPLAY_MATCH_THRESHOLD} in the code → DIFFER from the tuning choice: update the constants`,
       `- tuning halves with the chosen weights (top-1 / top-10 / MRR; lexical baseline top-1 / top-10; target among the candidates at all):`,
+      ...(sameWeights
+        ? []
+        : [
+            `- the reporting halves with the tuning choice instead of the code's weights (top-1 / top-10 / MRR; lexical baseline top-1 / top-10):`,
+            ...reportingSets.map((t) => {
+              const s = reportedWithChoice.bySet.get(t.name)!;
+              const verdict = s.recallAt1 >= t.baseline.recallAt1 && s.recallAt10 >= t.baseline.recallAt10 ? 'PASS' : 'FAIL';
+              return `  - ${t.name} (${t.members.length}): ${fixed3(s.recallAt1)} / ${fixed3(s.recallAt10)} / ${fixed3(s.mrr)}; baseline ${fixed3(t.baseline.recallAt1)} / ${fixed3(t.baseline.recallAt10)} → ${verdict}`;
+            }),
+          ]),
       ...tuningSets.map((t) => {
         const s = choice.bySet.get(t.name)!;
         return `  - ${t.name} (${t.members.length}): ${fixed3(s.recallAt1)} / ${fixed3(s.recallAt10)} / ${fixed3(s.mrr)}; baseline ${fixed3(t.baseline.recallAt1)} / ${fixed3(t.baseline.recallAt10)}; candidates ${fixed3(candidateRecall(t.members.map((i) => tuningQueries[i]!)))}`;

@@ -56,6 +56,11 @@ export async function gatherTuningQuery(ctx: RankingContext, query: EvalQuery): 
 
 /** 1-based rank of the best-placed target under the weights (scores at 4 decimals, ties by concept id), null beyond RANK_DEPTH. */
 export function rankUnder(q: TuningQuery, weights: RankingWeights): number | null {
+  return outcomeUnder(q, weights, false).rank;
+}
+
+/** The rank of the target and the concept ranked first under the weights (what semantic search would answer). */
+export function outcomeUnder(q: TuningQuery, weights: RankingWeights, withFirst = true): { rank: number | null; first: number | null } {
   const w = weightsFor({ candidates: [], withMeaning: q.withMeaning }, weights);
   const total = w.lexical + w.meaning + w.coverage + w.exact;
   const best = new Float64Array(q.conceptIds.length).fill(-1);
@@ -66,13 +71,19 @@ export function rankUnder(q: TuningQuery, weights: RankingWeights): number | nul
     if (s > best[c]!) best[c] = s;
   }
   let rank: number | null = null;
+  let first: number | null = null;
+  if (withFirst) {
+    let at = -1;
+    for (let c = 0; c < best.length; c++) if (at < 0 || best[c]! > best[at]! || (best[c] === best[at] && q.conceptIds[c]! < q.conceptIds[at]!)) at = c;
+    first = at < 0 ? null : q.conceptIds[at]!;
+  }
   for (let c = 0; c < best.length; c++) {
     if (!q.isTarget[c]) continue;
     let ahead = 0;
     for (let o = 0; o < best.length; o++) if (best[o]! > best[c]! || (best[o] === best[c] && q.conceptIds[o]! < q.conceptIds[c]!)) ahead++;
     if (rank === null || ahead + 1 < rank) rank = ahead + 1;
   }
-  return rank !== null && rank <= RANK_DEPTH ? rank : null;
+  return { rank: rank !== null && rank <= RANK_DEPTH ? rank : null, first };
 }
 
 /** Share of queries whose target is among the candidates at all (what no weighting can exceed). */
