@@ -49,6 +49,8 @@ async function main(): Promise<void> {
   const names = store.concepts.byIds(vectors.sampleConceptIds(terms)).map((c, i) => sourceLike(c.concept_name, i));
   for (const text of names.slice(0, 20)) rankGathered(await gatherCandidates(ctx, { text, filters: {}, k: 10 })); // warm-up
   const times: number[] = [];
+  const cpuStart = process.cpuUsage();
+  const wallStart = performance.now();
   let candidates = 0;
   let texts = 0;
   for (const text of names) {
@@ -59,11 +61,15 @@ async function main(): Promise<void> {
     candidates += gathered.candidates.length;
     texts += gathered.candidates.reduce((s, c) => s + c.texts.length, 0);
   }
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuPerTerm = (cpu.user + cpu.system) / 1000 / names.length;
+  const wallTotal = performance.now() - wallStart;
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   console.log(
     `${build.label}: ${lookup.index.meta.conceptCount.toLocaleString('en-US')} vectors; ${names.length} terms, top-10: ` +
       `mean ${mean.toFixed(2)} ms, p50 ${percentile(times, 0.5).toFixed(2)} ms, p95 ${percentile(times, 0.95).toFixed(2)} ms per term; ` +
+      `CPU ${cpuPerTerm.toFixed(2)} ms per term (the process's CPU time over the run, ${(wallTotal / 1000).toFixed(1)} s wall: on a busy machine wall time overstates); ` +
       `${(candidates / names.length).toFixed(0)} candidates and ${(texts / names.length).toFixed(0)} texts scored per term`,
   );
   await vectors.close();

@@ -110,18 +110,23 @@ export interface WeightChoice {
   gridPoints: number;
 }
 
-/** Grid step of the weights (each a multiple, summing to 1, the exact weight at least one step so that only an exact text scores 1). */
+/** Grid step of the weights (each a multiple, summing to 1). */
 export const WEIGHT_STEP = 0.05;
+/**
+ * The exact weight is not searched: an exact text already scores 1 on every other feature, so it only sets the
+ * scale — an exact text reaches 1, every other text at most 1 − EXACT_WEIGHT — which clients' thresholds read.
+ */
+export const FIXED_EXACT_WEIGHT = 0.1;
 
 export function chooseWeights(queries: readonly TuningQuery[], sets: readonly TuningSet[]): WeightChoice {
-  const steps = Math.round(1 / WEIGHT_STEP);
+  const steps = Math.round((1 - FIXED_EXACT_WEIGHT) / WEIGHT_STEP);
   const at = (i: number) => Number((i * WEIGHT_STEP).toFixed(2));
   let best: (WeightChoice & { shortfall: number }) | null = null;
   let gridPoints = 0;
   for (let l = 0; l <= steps; l++) {
     for (let m = 0; l + m <= steps; m++) {
-      for (let c = 0; l + m + c <= steps - 1; c++) {
-        const weights = { lexical: at(l), meaning: at(m), coverage: at(c), exact: at(steps - l - m - c) };
+      {
+        const weights = { lexical: at(l), meaning: at(m), coverage: at(steps - l - m), exact: FIXED_EXACT_WEIGHT };
         gridPoints++;
         const evaluated = evaluateWeights(queries, sets, weights);
         const better =
