@@ -30,6 +30,7 @@ import {
   gatherTuningQuery,
   outcomeUnder,
   WEIGHT_STEP,
+  DISPLAY_KEEP_RIGHT,
   FIXED_EXACT_WEIGHT,
   type DisplayTuningQuery,
   type TuningQuery,
@@ -229,7 +230,7 @@ async function main(): Promise<void> {
         ? `- RANKING_WEIGHTS in src/search-model/candidate-ranking.ts: ${weightsText(RANKING_WEIGHTS)} → the same`
         : `- RANKING_WEIGHTS in src/search-model/candidate-ranking.ts: ${weightsText(RANKING_WEIGHTS)} → DIFFER from the tuning choice (objective ${fixed3(inCode.objective)}${inCode.feasible ? '' : ', below the baseline on some tuning half'}): update the constants`,
       `- display resolver chosen on the tuning halves of the map-by-name sets (${displayTuning.length} displays): domain weight ${display.domainWeight} (top-1 ${fixed3(display.top1)}), ` +
-        `threshold ${display.threshold} (right decisions — resolve when the first match is right, abstain when it is wrong — ${fixed3(display.decisionsRight)})`,
+        `threshold ${display.threshold} (the highest that keeps ${DISPLAY_KEEP_RIGHT * 100} % of the right first matches; right decisions — resolve when the first match is right, abstain when it is wrong — ${fixed3(display.decisionsRight)})`,
       sameDisplay
         ? `- DISPLAY_DOMAIN_WEIGHT ${DISPLAY_DOMAIN_WEIGHT} and DISPLAY_MATCH_THRESHOLD ${DISPLAY_MATCH_THRESHOLD} in the code → the same`
         : `- DISPLAY_DOMAIN_WEIGHT ${DISPLAY_DOMAIN_WEIGHT} and DISPLAY_MATCH_THRESHOLD ${DISPLAY_MATCH_THRESHOLD} in the code → DIFFER from the tuning choice: update the constants`,

@@ -190,7 +190,10 @@ export interface DisplayChoice {
   decisionsRight: number;
 }
 
-/** The domain weight that most often puts the target first, then the threshold that most often decides right. */
+/** Share of the right first matches the display threshold must keep resolving (the rest may fall below it). */
+export const DISPLAY_KEEP_RIGHT = 0.95;
+
+/** The domain weight that most often puts the target first, then the highest threshold that keeps DISPLAY_KEEP_RIGHT of the right first matches. */
 export function chooseDisplay(queries: readonly DisplayTuningQuery[]): DisplayChoice {
   const firstOf = (q: DisplayTuningQuery, d: number) => {
     let first: { score: number; conceptId: number; isTarget: boolean } | null = null;
@@ -208,12 +211,10 @@ export function chooseDisplay(queries: readonly DisplayTuningQuery[]): DisplayCh
     if (hits > top1 + 1e-12) [domainWeight, top1] = [d, hits];
   }
   const firsts = queries.map((q) => firstOf(q, domainWeight));
-  let threshold = 0;
-  let decisionsRight = -1;
-  for (let i = 20; i <= 80; i++) {
-    const t = i / 100;
-    const right = firsts.filter((f) => (f !== null && f.score >= t ? f.isTarget : !f?.isTarget)).length / Math.max(1, firsts.length);
-    if (right > decisionsRight + 1e-12) [threshold, decisionsRight] = [t, right];
-  }
+  // the highest threshold (by 0.01) that still resolves DISPLAY_KEEP_RIGHT of the displays whose first match is right
+  const right = firsts.filter((f) => f?.isTarget).map((f) => f!.score).sort((a, b) => a - b);
+  const cut = right.length ? right[Math.floor((1 - DISPLAY_KEEP_RIGHT) * right.length)]! : 0;
+  const threshold = Math.floor(cut * 100 + 1e-9) / 100;
+  const decisionsRight = firsts.filter((f) => (f !== null && f.score >= threshold ? f.isTarget : !f?.isTarget)).length / Math.max(1, firsts.length);
   return { domainWeight, threshold, top1, decisionsRight };
 }
