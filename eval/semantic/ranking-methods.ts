@@ -6,13 +6,15 @@
  *
  * - keyword (E4): keyword search filtered to standard and classification concepts;
  * - TF-IDF: the plain lexical baseline (words + character trigrams) scored against every entry;
- * - semantic: semantic search (GET /v1/search/semantic's service);
- * - hybrid: similar concepts with algorithm hybrid for a free-text query (POST /v1/search/similar);
+ * - meaning alone: the vector index's nearest concepts plus keyword results, ranked by the provider's
+ *   similarity alone (what semantic search did before the shared ranking; /v1/search/similar `semantic`);
+ * - shared ranking (added by ./run.ts from ./tuning.ts): what semantic search (GET /v1/search/semantic) answers —
+ *   gatherCandidates + the shared model (src/search-model/candidate-ranking.ts), as mapping jobs and `hybrid` rank;
  * - resolver (only with `resolver`): the FHIR resolver's display resolution (POST /v1/fhir/resolve
  *   with a display alone and the query's resource type: src/services/fhir-resolver/display-resolution.ts),
  *   its valid standard concepts of the resource type's expected domains, with its own threshold
  *   (DISPLAY_MATCH_THRESHOLD: a display whose best match scores below it resolves to nothing);
- * - semantic, no …: ablations of the default provider — semantic search with the same candidates
+ * - shared ranking, no … (only with `ablations`): ablations of the default provider — semantic search with the same candidates
  *   (the stored vectors' nearest neighbours and the keyword results) scored by the provider's exact
  *   similarity with one part's weight set to 0 (no GloVe vectors, no learned word equivalences);
  * - exact, every entry (only with `exhaustive`): the default provider's exact similarity against
@@ -33,7 +35,9 @@ import { createLexiconProvider, type LexiconProvider } from '../../src/search-mo
 import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { TextFeatureExtractor, type LexiconFeatureWeights } from '../../src/search-model/semantic/lexicon/text-features.js';
 import { semanticSearch } from '../../src/services/semantic/semantic-search.js';
-import { similarConcepts, type SimilarContext } from '../../src/services/semantic/similar-concepts.js';
+import type { SimilarContext } from '../../src/services/semantic/similar-concepts.js';
+import { semanticMatches } from '../../src/services/semantic/semantic-candidates.js';
+import { semanticQuery } from '../../src/services/semantic/semantic-query.js';
 import type { EvalRelease } from './eval-release.js';
 
 export interface RankingMethod {
@@ -51,44 +55,38 @@ export const EVAL_POLICY = new LicenceRules('2999-12-31');
 
 export const KEYWORD = 'keyword (E4)';
 export const TFIDF = 'TF-IDF';
-export const SEMANTIC = 'semantic';
-export const HYBRID = 'hybrid';
+export const MEANING = 'meaning alone';
+export const SHARED = 'shared ranking';
 export const RESOLVER = 'resolver (display + resource type)';
 
 export const EXHAUSTIVE = 'exact, every entry';
 
 /** Ablations of the default provider: column name → weights changed from the defaults. */
 export const PROVIDER_ABLATIONS: ReadonlyArray<{ name: string; weights: Partial<LexiconFeatureWeights> }> = [
-  { name: 'semantic, no GloVe', weights: { glove: 0 } },
-  { name: 'semantic, no equivalences', weights: { equivalents: 0 } },
+  { name: 'shared ranking, no GloVe', weights: { glove: 0 } },
+  { name: 'shared ranking, no equivalences', weights: { equivalents: 0 } },
 ];
 
 /**
  * Every column that can run on this release (the semantic ones only when it has vectors of the
  * default provider); `resolver` adds the resolver column, `exhaustive` the slow every-entry column.
  */
-export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: boolean; resolver?: boolean } = {}): RankingMethod[] {
+export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: boolean; resolver?: boolean; ablations?: boolean } = {}): RankingMethod[] {
   const methods = [keywordMethod(release), tfidfMethod(release.entries)];
   const semantic = release.semantic;
   if (!semantic.ok) return methods;
-  const lexical = createLexicalScorer(semantic.idf ?? UNIFORM_IDF);
-  const ctx: SimilarContext = {
-    index: semantic.index,
-    provider: semantic.provider,
-    view: new ReleaseView(release.store, EVAL_POLICY),
-    lexical: (query, texts) => lexical.score(query, texts),
-  };
+  const ctx = evalContext(release)!;
   const semanticColumn = (name: string, context: SimilarContext) =>
     refusalTolerant(name, async (query, depth) => (await semanticSearch(context, { query, threshold: 0, pageSize: depth })).results.map((r) => r.concept_id));
   methods.push(
-    semanticColumn(SEMANTIC, ctx),
-    refusalTolerant(HYBRID, async (query, depth) =>
-      (await similarConcepts(ctx, { query, algorithm: 'hybrid', similarity_threshold: 0, page_size: depth })).similar_concepts.map((r) => r.concept_id),
-    ),
+    refusalTolerant(MEANING, async (query, depth) => {
+      const text = semanticQuery(query).searchText;
+      return (await semanticMatches(ctx, { text, filters: {}, wanted: depth + 1 })).slice(0, depth).map((m) => m.concept.concept_id);
+    }),
   );
   const provider = semantic.provider;
   if (options.resolver) methods.push(resolverMethod({ view: ctx.view, semantic: ctx, lexical: ctx.lexical }));
-  if (!isLexiconProvider(provider)) return methods;
+  if (!isLexiconProvider(provider) || !options.ablations) return methods;
   for (const ablation of PROVIDER_ABLATIONS) {
     const ablated = createLexiconProvider(provider.lexicon, { weights: ablation.weights });
     // queries still embed like the stored vectors (same candidates); only the scores change
@@ -107,6 +105,19 @@ export function rankingMethodsFor(release: EvalRelease, options: { exhaustive?: 
     );
   }
   return methods;
+}
+
+/** The services' context on an evaluation release (every licence), or null without vectors. */
+export function evalContext(release: EvalRelease): SimilarContext | null {
+  const semantic = release.semantic;
+  if (!semantic.ok) return null;
+  const lexical = createLexicalScorer(semantic.idf ?? UNIFORM_IDF);
+  return {
+    index: semantic.index,
+    provider: semantic.provider,
+    view: new ReleaseView(release.store, EVAL_POLICY),
+    lexical: (query, texts) => lexical.score(query, texts),
+  };
 }
 
 function isLexiconProvider(provider: EmbeddingProvider): provider is LexiconProvider {

@@ -75,3 +75,25 @@ export function issueTargetChecks(
     { description: `${methods.hybrid} top-10, ${subsets.differing}`, actual: hybrid?.recallAt10 ?? null, required: 0.9 },
   ];
 }
+
+/** Issue #24: the shared ranking at least the lexical baseline at top-1 and top-10, on every set (one line per set and metric). */
+export function baselineChecks(results: readonly SubsetResult[], methods: { shared: string; baseline: string }): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const r of results) {
+    const shared = r.byMethod.get(methods.shared);
+    const baseline = r.byMethod.get(methods.baseline);
+    for (const [label, value] of [
+      ['top-1', (s: RankSummary) => s.recallAt1],
+      ['top-10', (s: RankSummary) => s.recallAt10],
+    ] as const) {
+      const margin = shared && baseline ? value(shared) - value(baseline) : 0;
+      checks.push({
+        description: `${methods.shared} ${label} ≥ ${methods.baseline}, ${r.subset} (${r.queries} queries; ${margin >= 0 ? '+' : ''}${fixed3(margin)})`,
+        actual: shared ? value(shared) : null,
+        required: baseline ? value(baseline) : Number.NaN,
+        basis: baseline ? `${methods.baseline}` : undefined,
+      });
+    }
+  }
+  return checks;
+}

@@ -15,10 +15,8 @@ import { LicenceRules } from '../../src/licences/licence-rules.js';
 import { ReleaseView } from '../../src/services/release-view.js';
 import { ServiceError } from '../../src/services/errors.js';
 import {
+  DISPLAY_DOMAIN_WEIGHT,
   DISPLAY_MATCH_THRESHOLD,
-  DOMAIN_WEIGHT,
-  EXACT_WEIGHT,
-  TEXT_WEIGHT,
   domainPreference,
   resolveDisplay,
   type DisplayResolutionContext,
@@ -145,17 +143,18 @@ describe('display resolution (E7 rule 3)', () => {
     }
   });
 
-  it('the score is the documented combination of meaning, exact wording and domain preference', async () => {
+  it('the score is the documented combination of the shared ranking\'s score and the domain preference; an exact wording ranks above the others', async () => {
     const domainIds = ['Condition', 'Observation'];
     for (const display of ['history of myocardial infarction', 'Type 2 diabetes mellitus', 'heart attack']) {
       const r = await resolveDisplay(withVectors, display, { domainIds, limit: 10 });
       expect(r.matches.length).toBeGreaterThan(0);
       for (const m of r.matches) {
-        const exact = m.matched_text.toLowerCase() === display.toLowerCase() ? 1 : 0;
         const preference = 1 - domainIds.indexOf(m.concept.domain_id) / domainIds.length;
-        const expected = TEXT_WEIGHT * m.similarity_score + EXACT_WEIGHT * exact + DOMAIN_WEIGHT * preference;
+        const expected = (1 - DISPLAY_DOMAIN_WEIGHT) * m.ranking_score + DISPLAY_DOMAIN_WEIGHT * preference;
         expect(m.score, `${display} → ${m.matched_text}`).toBeCloseTo(expected, 3);
       }
+      const exact = r.matches.filter((m) => m.matched_text.toLowerCase() === display.toLowerCase());
+      for (const m of exact) for (const other of r.matches.filter((o) => !exact.includes(o))) expect(m.ranking_score).toBeGreaterThan(other.ranking_score);
     }
   });
 });
@@ -189,7 +188,7 @@ describe('the resource type\'s expected domains', () => {
     expect(domainPreference('Drug', undefined)).toBe(1);
     const mi = demoStandard('Myocardial infarction');
     const scoreOf = async (domainIds: string[]) => (await resolveDisplay(withVectors, display, { domainIds, limit: 10 })).matches.find((m) => m.concept.concept_id === mi)!.score;
-    expect((await scoreOf(['Condition', 'Observation'])) - (await scoreOf(['Observation', 'Condition']))).toBeCloseTo(DOMAIN_WEIGHT / 2, 3);
+    expect((await scoreOf(['Condition', 'Observation'])) - (await scoreOf(['Observation', 'Condition']))).toBeCloseTo(DISPLAY_DOMAIN_WEIGHT / 2, 3);
   });
 });
 

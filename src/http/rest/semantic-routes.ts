@@ -16,8 +16,7 @@ import {
   semanticSearch,
 } from '../../services/semantic/semantic-search.js';
 import {
-  HYBRID_LEXICAL_WEIGHT,
-  HYBRID_SEMANTIC_WEIGHT,
+  HYBRID_WEIGHTS,
   SIMILAR_DEFAULT_ALGORITHM,
   SIMILAR_DEFAULT_PAGE_SIZE,
   SIMILAR_DEFAULT_THRESHOLD,
@@ -39,9 +38,10 @@ export const SEMANTIC_SEARCH_PATH = '/v1/search/semantic';
 export const SEMANTIC_SEARCH_ALIAS_PATH = '/v1/concepts/semantic-search';
 
 const HOW_IT_WORKS =
-  'Candidates are the nearest names and synonyms of standard and classification concepts in the release\'s vector index ' +
-  `(up to ${CANDIDATE_K_CAP.toLocaleString('en')} entries) plus the first ${KEYWORD_CANDIDATES} keyword-search results for the same text and filters; ` +
-  "each is scored by the embedding provider's similarity (0–1) against its best name or synonym (`matched_text`). " +
+  'Candidates are the nearest standard and classification concepts in the release\'s vector index ' +
+  `(up to ${CANDIDATE_K_CAP.toLocaleString('en')}), the first ${KEYWORD_CANDIDATES} keyword-search results for the same text and filters (and for its longest words alone), ` +
+  'exact name or synonym matches and the Maps to targets of non-standard ones; each is scored (0–1) against its best name or synonym (`matched_text`) by the shared candidate ranking ' +
+  `(${HYBRID_WEIGHTS.meaning} × the embedding provider's similarity + ${HYBRID_WEIGHTS.lexical} × TF-IDF + ${HYBRID_WEIGHTS.coverage} × share of the query's words found + ${HYBRID_WEIGHTS.exact} × exact text). ` +
   'Licence rules apply (CPT4 only for validated keys; GPI and MedDRA never). ' +
   '503 semantic_unavailable when the release has no vectors or vectors of another embedding provider (run `omopterm embed --release X`).';
 
@@ -119,8 +119,9 @@ const SimilarBody = Type.Object({
       SIMILARITY_ALGORITHMS.map((a) => Type.Literal(a)),
       {
         description:
-          `semantic (meaning), lexical (TF-IDF over words and character trigrams: typo-tolerant) or hybrid (default: ` +
-          `${HYBRID_SEMANTIC_WEIGHT} × semantic + ${HYBRID_LEXICAL_WEIGHT} × lexical).`,
+          `semantic (meaning), lexical (TF-IDF over words and character trigrams: typo-tolerant) or hybrid (default: the ` +
+          `shared candidate ranking of mapping jobs and semantic search, ${HYBRID_WEIGHTS.meaning} × meaning + ${HYBRID_WEIGHTS.lexical} × lexical + ` +
+          `${HYBRID_WEIGHTS.coverage} × share of the query's words found + ${HYBRID_WEIGHTS.exact} × exact match).`,
       },
     ),
   ),
@@ -288,7 +289,7 @@ export function registerSemanticRoutes(app: FastifyInstance): void {
         description:
           'Concepts similar to a concept (`concept_id`, itself excluded), a `concept_name` or a free-text `query` — exactly one of the three (400 otherwise). ' +
           `Results with similarity_score ≥ similarity_threshold (default ${SIMILAR_DEFAULT_THRESHOLD}), best first, at most page_size; ` +
-          `algorithm ${SIMILAR_DEFAULT_ALGORITHM} by default. Lexical and hybrid also take keyword-search candidates of the text with each long word cut to its first letters, so a misspelt word is still found. ${HOW_IT_WORKS}`,
+          `algorithm ${SIMILAR_DEFAULT_ALGORITHM} by default. Lexical and hybrid also take keyword-search candidates of the text with each long word cut to its first letters, so a misspelt word is still found. ${HOW_IT_WORKS} With algorithm semantic or lexical, candidates come from the vector index and keyword search only and are scored by that score alone.`,
         body: SimilarBody,
         querystring: Type.Object(ReleaseQuery),
         response: {

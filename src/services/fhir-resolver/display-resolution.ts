@@ -4,41 +4,15 @@
  * DISPLAY_MATCH_THRESHOLD.
  */
 import type { ReleaseView } from '../release-view.js';
-import { contentTokens } from '../../search-model/stop-words.js';
-import { indexText, tokenize } from '../../search-model/text-normalization.js';
 import type { SearchFilters } from '../search/search-filters.js';
-import {
-  candidateConcepts,
-  conceptTexts,
-  keywordCandidates,
-  rememberingScorer,
-  roundScore,
-  scoreConcepts,
-  semanticScorer,
-  typoTolerantKeywordQueries,
-  type SemanticContext,
-  type TextScorer,
-} from '../semantic/semantic-candidates.js';
+import { gatherCandidates, rankGathered, type RankingContext } from '../semantic/ranked-candidates.js';
+import { roundScore, type SemanticContext } from '../semantic/semantic-candidates.js';
 import { semanticQuery } from '../semantic/semantic-query.js';
+import { DISPLAY_MATCH_THRESHOLD, displayScore } from '../../search-model/candidate-ranking.js';
 import type { ConceptRecord } from '../../store/records.js';
-import type { ReleaseStore } from '../../store/release-store.js';
 
-/**
- * Least score of a match (0..1); below it a display resolves to nothing. Text unrelated to any
- * concept ("parking ticket", "lorem ipsum dolor sit amet") scores about 0.1–0.3 on the evaluation's
- * map-by-name release; at the first threshold, 0.5, the evaluation left 498 of its 1,641
- * differing-name displays unresolved (0.4: 162) and top-1 fell from 0.406 without threshold to
- * 0.330 (0.4: 0.393). README, "How well semantic search works".
- */
-export const DISPLAY_MATCH_THRESHOLD = 0.4;
-/** Without vectors: how many of the display's content words (longest first) are also keyword-searched alone. */
-export const LEXICAL_WORD_QUERIES = 4;
-/** Weight of the text similarity (meaning) in the score. */
-export const TEXT_WEIGHT = 0.8;
-/** Weight of an exact match of the display's words with the matched name or synonym. */
-export const EXACT_WEIGHT = 0.1;
-/** Weight of the concept's domain preference (its rank among the resource type's expected domains). */
-export const DOMAIN_WEIGHT = 0.1;
+/** Least resolution score of a match (0..1); below it a display resolves to nothing (chosen on the evaluation's tuning halves). */
+export { DISPLAY_MATCH_THRESHOLD, DISPLAY_DOMAIN_WEIGHT } from '../../search-model/candidate-ranking.js';
 
 export interface DisplayResolutionContext {
   view: ReleaseView;
@@ -56,7 +30,9 @@ export interface DisplayMatch {
   concept: ConceptRecord;
   /** 0..1: the provider's similarity of the display and matched_text (the lexical score when there are no vectors). */
   similarity_score: number;
-  /** 0..1: the combined resolution score the list is ordered by. */
+  /** 0..1: the shared candidate ranking's score of the concept (src/search-model/candidate-ranking.ts). */
+  ranking_score: number;
+  /** 0..1: the resolution score the list is ordered by, displayScore(ranking_score, domain preference). */
   score: number;
   /** The concept's name or synonym that scored best. */
   matched_text: string;
@@ -79,14 +55,27 @@ export interface DisplayResolutionOptions {
 
 /** Best first, at most `limit`, only matches with score ≥ the threshold (DISPLAY_MATCH_THRESHOLD). A blank or over-long display is a 400 naming `display`. */
 export async function resolveDisplay(ctx: DisplayResolutionContext, display: string, options: DisplayResolutionOptions): Promise<DisplayResolution> {
-  const query = semanticQuery(display, 'display');
   const method = ctx.semantic ? 'semantic' : 'lexical';
-  const domains = options.domainIds?.length ? options.domainIds : undefined;
-  const exactWordings = new Set([indexText(query.text), indexText(query.searchText)]);
   const threshold = options.threshold ?? DISPLAY_MATCH_THRESHOLD;
-  const filters: SearchFilters = { domainIds: domains ? [...domains] : undefined, standardConcepts: ['S'], includeInvalid: false };
-  const matches = (await scoredMatches(ctx, query.searchText, exactWordings, filters, domains, options.limit)).filter((m) => m.score >= threshold);
+  const matches = (await displayCandidates(ctx, display, options)).filter((m) => m.score >= threshold);
   return { matches: matches.slice(0, options.limit), method };
+}
+
+/** Every candidate of a display with its resolution score, best first, no threshold (the evaluation tunes on these). */
+export async function displayCandidates(ctx: DisplayResolutionContext, display: string, options: DisplayResolutionOptions): Promise<DisplayMatch[]> {
+  const query = semanticQuery(display, 'display');
+  const domains = options.domainIds?.length ? options.domainIds : undefined;
+  const filters: SearchFilters = { domainIds: domains ? [...domains] : undefined, standardConcepts: ['S'], includeInvalid: false };
+  const ranking: RankingContext = { view: ctx.view, index: ctx.semantic?.index ?? null, provider: ctx.semantic?.provider ?? null, lexical: ctx.lexical };
+  const gathered = await gatherCandidates(ranking, { text: query.searchText, filters, k: options.limit });
+  const out = rankGathered(gathered).map((c): DisplayMatch => ({
+    concept: c.concept,
+    similarity_score: gathered.withMeaning ? c.components.meaning : c.components.lexical,
+    ranking_score: c.score,
+    score: roundScore(displayScore(c.score, domainPreference(c.concept.domain_id, domains))),
+    matched_text: c.matched_text,
+  }));
+  return out.sort((a, b) => b.score - a.score || a.concept.concept_id - b.concept.concept_id);
 }
 
 /** 1 − i/n for the i-th of n preferred domains, 0 outside them (never a candidate there), 1 for all when there is no preference. */
@@ -94,48 +83,4 @@ export function domainPreference(domainId: string, preferred: readonly string[] 
   if (!preferred) return 1;
   const i = preferred.indexOf(domainId);
   return i < 0 ? 0 : 1 - i / preferred.length;
-}
-
-/** The `n` longest distinct content words of a text (stop words left out), longest first. */
-function longestContentWords(text: string, n: number): string[] {
-  const words = [...new Set(contentTokens(tokenize(text)))];
-  return words.length < 2 ? [] : words.sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, n);
-}
-
-/** The candidates of one pass, scored (step 3), best first. */
-async function scoredMatches(
-  ctx: DisplayResolutionContext,
-  text: string,
-  exactWordings: ReadonlySet<string>,
-  filters: SearchFilters,
-  preferredDomains: readonly string[] | undefined,
-  wanted: number,
-): Promise<DisplayMatch[]> {
-  const keywordQueries = typoTolerantKeywordQueries(text);
-  const lexical = rememberingScorer((texts) => ctx.lexical(text, texts));
-  let concepts: ConceptRecord[];
-  let meaning = lexical;
-  if (ctx.semantic) {
-    const candidates = await candidateConcepts(ctx.semantic, { text, filters, wanted, keywordQueries });
-    concepts = candidates.concepts;
-    meaning = semanticScorer(ctx.semantic.provider, text, candidates);
-  } else {
-    const byId = new Map<number, ConceptRecord>();
-    for (const q of [...keywordQueries, ...longestContentWords(text, LEXICAL_WORD_QUERIES)]) for (const c of keywordCandidates(ctx.view, q, filters)) byId.set(c.concept_id, c);
-    concepts = [...byId.values()];
-  }
-
-  const textScore: TextScorer = async (texts) => {
-    const s = await meaning(texts);
-    return texts.map((t, i) => TEXT_WEIGHT * s[i]! + EXACT_WEIGHT * (exactWordings.has(indexText(t)) ? 1 : 0));
-  };
-  const best = await scoreConcepts(concepts, conceptTexts({ view: ctx.view, index: ctx.semantic?.index ?? null }, concepts), textScore);
-  const similarity = await meaning(best.map((m) => m.matched_text));
-  const out = best.map((m, i): DisplayMatch => ({
-    concept: m.concept,
-    similarity_score: roundScore(similarity[i]!),
-    score: roundScore(m.similarity_score + DOMAIN_WEIGHT * domainPreference(m.concept.domain_id, preferredDomains)),
-    matched_text: m.matched_text,
-  }));
-  return out.sort((a, b) => b.score - a.score || a.concept.concept_id - b.concept.concept_id);
 }

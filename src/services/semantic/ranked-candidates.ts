@@ -6,7 +6,18 @@
 import type { ConceptRecord } from '../../store/records.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
 import type { EmbeddingProvider } from '../../search-model/semantic/embedding-provider.js';
-import { exactKey, exactKeyHash } from '../../search-model/text-normalization.js';
+import { exactKey, exactKeyHash, tokenize } from '../../search-model/text-normalization.js';
+import { contentTokens } from '../../search-model/stop-words.js';
+import {
+  candidateScore,
+  compareScored,
+  coverageWords,
+  RANKING_WEIGHTS,
+  weightsWithoutMeaning,
+  wordCoverage,
+  type CandidateFeatures,
+  type RankingWeights,
+} from '../../search-model/candidate-ranking.js';
 import type { ReleaseView } from '../release-view.js';
 import { conceptPasses, indexFilterFor, type SearchFilters } from '../search/search-filters.js';
 import {
@@ -35,8 +46,8 @@ export interface RankedCandidate {
   reasons: CandidateReason[];
   /** For `maps_to`: the non-standard concepts whose valid `Maps to` lead here. */
   via_concept_ids?: number[];
-  /** The model's inputs for the matched text, for explanations (each 0..1). */
-  components: { lexical: number; meaning: number };
+  /** The model's inputs for the matched text, for explanations (each 0..1; src/search-model/candidate-ranking.ts). */
+  components: { lexical: number; meaning: number; coverage: number; exact: number };
 }
 
 /** What the ranking needs: one release seen with the caller's licence, its vectors if it has them, a lexical scorer. */
@@ -63,32 +74,64 @@ export interface RankRequest {
   followMapsTo?: boolean;
 }
 
-/** Share of the meaning score in the model's score (the rest is lexical); see src/search-model/candidate-ranking.ts. */
-const MEANING_WEIGHT = 0.6;
-/** Added to the score of an exact code, name or synonym match (then capped at 1). */
-const EXACT_BONUS = 0.2;
+/** One text of a candidate (a name, a synonym, or the name of the concept whose `Maps to` led here) with its features. */
+export interface CandidateText {
+  text: string;
+  features: CandidateFeatures;
+}
+
+/** A candidate before the model scores it: why it was proposed and the features of each of its texts. */
+export interface CandidateEvidence {
+  concept: ConceptRecord;
+  reasons: CandidateReason[];
+  via_concept_ids?: number[];
+  texts: CandidateText[];
+}
+
+export interface GatheredCandidates {
+  candidates: CandidateEvidence[];
+  /** false: the release has no usable vectors, every meaning feature is 0 (the model then uses weightsWithoutMeaning). */
+  withMeaning: boolean;
+}
+
+/** How many of the text's content words (longest first) are also keyword-searched alone (texts of 2+ words). */
+export const WORD_QUERIES = 4;
+/** Keyword-search results kept per single-word query. */
+export const WORD_QUERY_CANDIDATES = 50;
+
+/** The `n` longest distinct content words of a text (stop words left out), longest first; none for a one-word text. */
+function longestContentWords(text: string, n: number): string[] {
+  const words = [...new Set(contentTokens(tokenize(text)))].filter((w) => w.length >= 3);
+  return words.length < 2 ? [] : words.sort((a, b) => b.length - a.length || a.localeCompare(b)).slice(0, n);
+}
 
 function withStandardDefault(filters: SearchFilters): SearchFilters {
   return { ...filters, standardConcepts: filters.standardConcepts ?? ['S', 'C'] };
 }
 
-/** Candidates of one source term, best first, at most `k`; a restricted concept is never among them. */
-export async function rankCandidates(ctx: RankingContext, request: RankRequest): Promise<RankedCandidate[]> {
+const EXACT_REASONS: readonly CandidateReason[] = ['exact_code', 'exact_name', 'exact_synonym'];
+
+/**
+ * Every candidate of a text (unranked, bounded by the keyword and vector candidate counts), with its features; a
+ * restricted concept is never among them. Throws 403 when the filters name a vocabulary the caller may not see.
+ */
+export async function gatherCandidates(ctx: RankingContext, request: RankRequest): Promise<GatheredCandidates> {
   const filters = withStandardDefault(request.filters);
   const indexFilter = indexFilterFor(filters, ctx.view);
   const includeInvalid = filters.includeInvalid === true || filters.invalidOnly === true;
   const excluded = new Set(request.excludeConceptIds ?? []);
   const followMapsTo = request.followMapsTo !== false;
-  const found = new Map<number, { concept: ConceptRecord; reasons: Set<CandidateReason>; via: Set<number>; viaText?: string }>();
-  const propose = (concept: ConceptRecord, reason: CandidateReason, via?: ConceptRecord) => {
+  const found = new Map<number, { concept: ConceptRecord; reasons: Set<CandidateReason>; via: Set<number>; viaText?: string; exactVia: boolean }>();
+  const propose = (concept: ConceptRecord, reason: CandidateReason, via?: ConceptRecord, viaReason?: CandidateReason) => {
     if (excluded.has(concept.concept_id) || !ctx.view.canSee(concept.vocabulary_id)) return;
     if (!conceptPasses(concept, indexFilter, includeInvalid)) return;
     let entry = found.get(concept.concept_id);
-    if (!entry) found.set(concept.concept_id, (entry = { concept, reasons: new Set(), via: new Set() }));
+    if (!entry) found.set(concept.concept_id, (entry = { concept, reasons: new Set(), via: new Set(), exactVia: false }));
     entry.reasons.add(reason);
     if (via) {
       entry.via.add(via.concept_id);
       entry.viaText ??= via.concept_name;
+      if (viaReason === 'exact_code') entry.exactVia = true;
     }
   };
   /** A concept found directly: proposed itself when it passes, and its Maps to targets when it is not standard. */
@@ -96,7 +139,7 @@ export async function rankCandidates(ctx: RankingContext, request: RankRequest):
     if (!ctx.view.canSee(concept.vocabulary_id)) return;
     propose(concept, reason);
     if (followMapsTo && concept.standard_concept !== 'S') {
-      for (const hit of ctx.view.store.search.mapsToTargets(concept.concept_id)) propose(hit.concept, 'maps_to', concept);
+      for (const hit of ctx.view.store.search.mapsToTargets(concept.concept_id)) propose(hit.concept, 'maps_to', concept, reason);
     }
   };
 
@@ -122,6 +165,10 @@ export async function rankCandidates(ctx: RankingContext, request: RankRequest):
   for (const q of typoTolerantKeywordQueries(request.text)) {
     for (const concept of keywordCandidates(ctx.view, q, anyFilters)) consider(concept, 'keyword');
   }
+  // keyword search wants every word: a long source description rarely matches whole, so its longest words also search alone
+  for (const word of longestContentWords(request.text, WORD_QUERIES)) {
+    for (const concept of keywordCandidates(ctx.view, word, anyFilters, WORD_QUERY_CANDIDATES)) consider(concept, 'keyword');
+  }
   let scorer: ((texts: readonly string[]) => number[] | Promise<number[]>) | null = null;
   if (ctx.index && ctx.provider) {
     const semantic = await candidateConcepts(
@@ -140,33 +187,74 @@ export async function rankCandidates(ctx: RankingContext, request: RankRequest):
   const flat = entries.flatMap((e) => texts.get(e.concept.concept_id)!);
   const lexicalScores = flat.length ? await lexical(flat) : [];
   const meaningScores = flat.length && scorer ? await scorer(flat) : flat.map(() => 0);
-  const ranked: RankedCandidate[] = [];
+  const queryWords = coverageWords(request.text);
+  const candidates: CandidateEvidence[] = [];
   let at = 0;
   for (const e of entries) {
-    let best = -1;
-    let bestText = e.concept.concept_name;
-    let parts = { lexical: 0, meaning: 0 };
+    const exactConcept = e.reasons.has('exact_code') || e.exactVia;
+    const own: CandidateText[] = [];
     for (const text of texts.get(e.concept.concept_id)!) {
-      const l = lexicalScores[at]!;
-      const m = meaningScores[at++]!;
-      const s = scorer ? MEANING_WEIGHT * m + (1 - MEANING_WEIGHT) * l : l;
-      if (s > best) {
-        best = s;
-        bestText = text;
-        parts = { lexical: roundScore(l), meaning: roundScore(m) };
-      }
+      const i = at++;
+      own.push({
+        text,
+        features: {
+          lexical: lexicalScores[i]!,
+          meaning: meaningScores[i]!,
+          coverage: wordCoverage(queryWords, coverageWords(text)),
+          exact: exactConcept || (key !== '' && exactKey(text) === key) ? 1 : 0,
+        },
+      });
     }
-    const exact = e.reasons.has('exact_code') || e.reasons.has('exact_name') || e.reasons.has('exact_synonym');
-    const score = roundScore(Math.min(1, best + (exact ? EXACT_BONUS : 0)));
-    ranked.push({
+    candidates.push({
       concept: e.concept,
-      score,
-      matched_text: bestText,
       reasons: CANDIDATE_REASONS.filter((r) => e.reasons.has(r)),
       ...(e.via.size ? { via_concept_ids: [...e.via].sort((a, b) => a - b) } : {}),
-      components: parts,
+      texts: own,
     });
   }
-  ranked.sort((a, b) => b.score - a.score || a.concept.concept_id - b.concept.concept_id);
-  return ranked.slice(0, request.k);
+  return { candidates, withMeaning: scorer !== null };
+}
+
+/** The model's weights for a gathered list: RANKING_WEIGHTS, or without meaning when the release has no vectors. */
+export function weightsFor(gathered: GatheredCandidates, weights: RankingWeights = RANKING_WEIGHTS): RankingWeights {
+  return gathered.withMeaning ? weights : weightsWithoutMeaning(weights);
+}
+
+/** Every gathered candidate scored on its best text by the model, best first (ties: concept_id ascending). */
+export function rankGathered(gathered: GatheredCandidates, weights: RankingWeights = RANKING_WEIGHTS): RankedCandidate[] {
+  const w = weightsFor(gathered, weights);
+  const ranked = gathered.candidates.map((c): RankedCandidate & { conceptId: number } => {
+    let best = -1;
+    let bestText = c.concept.concept_name;
+    let parts: CandidateFeatures = { lexical: 0, meaning: 0, coverage: 0, exact: 0 };
+    for (const t of c.texts) {
+      const s = candidateScore(t.features, w);
+      if (s > best) {
+        best = s;
+        bestText = t.text;
+        parts = t.features;
+      }
+    }
+    return {
+      conceptId: c.concept.concept_id,
+      concept: c.concept,
+      score: roundScore(best),
+      matched_text: bestText,
+      reasons: c.reasons,
+      ...(c.via_concept_ids ? { via_concept_ids: c.via_concept_ids } : {}),
+      components: { lexical: roundScore(parts.lexical), meaning: roundScore(parts.meaning), coverage: roundScore(parts.coverage), exact: parts.exact },
+    };
+  });
+  ranked.sort(compareScored);
+  return ranked.map(({ conceptId: _, ...r }) => r);
+}
+
+/** Candidates of one source term, best first, at most `k`; a restricted concept is never among them. */
+export async function rankCandidates(ctx: RankingContext, request: RankRequest): Promise<RankedCandidate[]> {
+  return rankGathered(await gatherCandidates(ctx, request)).slice(0, request.k);
+}
+
+/** True when a candidate was proposed by an exact code, name or synonym match. */
+export function isExactCandidate(c: Pick<RankedCandidate, 'reasons'>): boolean {
+  return c.reasons.some((r) => EXACT_REASONS.includes(r));
 }

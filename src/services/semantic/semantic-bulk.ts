@@ -5,9 +5,8 @@
 import { ServiceError, validationError } from '../errors.js';
 import { listField } from '../list-field.js';
 import { parseStandardConcept, type SearchFilters } from '../search/search-filters.js';
-import type { SemanticContext } from './semantic-candidates.js';
 import type { QueryEnhancement } from './semantic-query.js';
-import { SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE, semanticSearch, type SemanticResult } from './semantic-search.js';
+import { SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE, semanticSearch, type SemanticResult, type SemanticSearchContext } from './semantic-search.js';
 
 export const SEMANTIC_BULK_MAX_SEARCHES = 25;
 export const SEMANTIC_BULK_DEFAULT_PAGE_SIZE = 20;
@@ -91,7 +90,7 @@ function settingsOf(item: SemanticBulkItem, defaults: SemanticBulkFields): BulkI
   };
 }
 
-export async function semanticBulkSearch(ctx: SemanticContext, body: SemanticBulkBody): Promise<SemanticBulkResult> {
+export async function semanticBulkSearch(ctx: SemanticSearchContext, body: SemanticBulkBody): Promise<SemanticBulkResult> {
   const started = performance.now();
   const defaults = body.defaults ?? {};
   const results: SemanticBulkOutcome[] = [];

@@ -110,9 +110,9 @@ export function typoTolerantKeywordQueries(text: string): string[] {
 }
 
 /** The first keyword-search results for the text (none when keyword search refuses it, e.g. a query under 3 characters). */
-export function keywordCandidates(view: ReleaseView, text: string, filters: SearchFilters): ConceptRecord[] {
+export function keywordCandidates(view: ReleaseView, text: string, filters: SearchFilters, limit = KEYWORD_CANDIDATES): ConceptRecord[] {
   try {
-    return searchConcepts(view, { query: text, filters, page: 1, pageSize: KEYWORD_CANDIDATES, countTotal: false }).items;
+    return searchConcepts(view, { query: text, filters, page: 1, pageSize: limit, countTotal: false }).items;
   } catch (err) {
     if (err instanceof ServiceError && err.status === 400) return [];
     throw err;

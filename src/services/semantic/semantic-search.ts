@@ -1,11 +1,12 @@
 /**
- * Semantic search (GET /v1/search/semantic): the candidates of ./semantic-candidates.ts scored by meaning, those
- * at or above `threshold` best first, one page, with a lower-bound total and an exact `has_next`.
+ * Semantic search (GET /v1/search/semantic): the shared candidate ranking (./ranked-candidates.ts), those at or
+ * above `threshold` best first, one page, with a lower-bound total and an exact `has_next`.
  */
 import { briefConcept, type ConceptBrief } from '../concepts/concept-brief.js';
 import { facetsOf, type SearchFacets } from '../search/facets.js';
 import type { SearchFilters } from '../search/search-filters.js';
-import { semanticMatches, type ScoredConcept, type SemanticContext } from './semantic-candidates.js';
+import { gatherCandidates, rankGathered } from './ranked-candidates.js';
+import type { ScoredConcept, SemanticContext } from './semantic-candidates.js';
 import { semanticQuery, type QueryEnhancement } from './semantic-query.js';
 
 export const SEMANTIC_DEFAULT_THRESHOLD = 0.5;
@@ -45,6 +46,12 @@ export interface SemanticSearchResult {
   facets?: SearchFacets;
 }
 
+/** What semantic search ranks with: the release's vectors and provider, the caller's licence, a lexical scorer. */
+export interface SemanticSearchContext extends SemanticContext {
+  /** Plain TF-IDF (words + character trigrams) of the query against each text, 0..1. */
+  lexical: (query: string, texts: readonly string[]) => number[];
+}
+
 export function semanticResult(m: ScoredConcept): SemanticResult {
   const result = briefConcept(m.concept) as SemanticResult;
   result.similarity_score = m.similarity_score;
@@ -52,14 +59,15 @@ export function semanticResult(m: ScoredConcept): SemanticResult {
   return result;
 }
 
-export async function semanticSearch(ctx: SemanticContext, request: SemanticSearchRequest): Promise<SemanticSearchResult> {
+export async function semanticSearch(ctx: SemanticSearchContext, request: SemanticSearchRequest): Promise<SemanticSearchResult> {
   const started = process.hrtime.bigint();
   const query = semanticQuery(request.query);
   const threshold = request.threshold ?? SEMANTIC_DEFAULT_THRESHOLD;
   const page = request.page ?? 1;
   const pageSize = request.pageSize ?? SEMANTIC_DEFAULT_PAGE_SIZE;
   const offset = (page - 1) * pageSize;
-  const scored = await semanticMatches(ctx, { text: query.searchText, filters: request.filters ?? {}, wanted: offset + pageSize + 1 });
+  const gathered = await gatherCandidates(ctx, { text: query.searchText, filters: request.filters ?? {}, k: offset + pageSize + 1 });
+  const scored = rankGathered(gathered).map((c): ScoredConcept => ({ concept: c.concept, similarity_score: c.score, matched_text: c.matched_text }));
   const above = scored.filter((m) => m.similarity_score >= threshold);
   return {
     query: query.text,

@@ -1,6 +1,7 @@
 /**
- * Similar concepts (POST /v1/search/similar): concepts like a given concept, name or query, scored by the
- * `semantic`, `lexical` or `hybrid` (default) algorithm on their best text, at or above `similarity_threshold`.
+ * Similar concepts (POST /v1/search/similar): concepts like a given concept, name or query, scored on their best
+ * text by meaning (`semantic`), TF-IDF (`lexical`) or the shared candidate ranking (`hybrid`, the default), at or
+ * above `similarity_threshold`.
  */
 import { notFound, validationError } from '../errors.js';
 import type { SearchFilters } from '../search/search-filters.js';
@@ -13,21 +14,20 @@ import {
   scoreConcepts,
   typoTolerantKeywordQueries,
   type SemanticContext,
-  type TextScorer,
 } from './semantic-candidates.js';
 import { semanticQuery } from './semantic-query.js';
 import { semanticResult, type SemanticResult } from './semantic-search.js';
+import { gatherCandidates, rankGathered, weightsFor } from './ranked-candidates.js';
+import { candidateScore, coverageWords, wordCoverage, type RankingWeights } from '../../search-model/candidate-ranking.js';
 
 export type SimilarityAlgorithm = 'semantic' | 'lexical' | 'hybrid';
 export const SIMILARITY_ALGORITHMS: readonly SimilarityAlgorithm[] = ['semantic', 'lexical', 'hybrid'];
 export const SIMILAR_DEFAULT_ALGORITHM: SimilarityAlgorithm = 'hybrid';
 export const SIMILAR_DEFAULT_THRESHOLD = 0.7;
 export const SIMILAR_DEFAULT_PAGE_SIZE = 20;
+/** The weights of `hybrid`, the shared candidate ranking's. */
+export { RANKING_WEIGHTS as HYBRID_WEIGHTS } from '../../search-model/candidate-ranking.js';
 export const SIMILAR_MAX_PAGE_SIZE = 1000;
-/** Weight of the meaning part of a hybrid score. */
-export const HYBRID_SEMANTIC_WEIGHT = 0.6;
-/** Weight of the word-and-character part of a hybrid score. */
-export const HYBRID_LEXICAL_WEIGHT = 0.4;
 
 /** Scores a query against texts lexically (0..1 each); S1's plain TF-IDF words + trigrams scorer. */
 export type LexicalScoring = (query: string, texts: readonly string[]) => number[];
@@ -94,9 +94,11 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
   const threshold = request.similarity_threshold ?? SIMILAR_DEFAULT_THRESHOLD;
   const pageSize = request.page_size ?? SIMILAR_DEFAULT_PAGE_SIZE;
   const source = sourceOf(ctx, request);
+  const filters = request.filters ?? {};
+  if (algorithm === 'hybrid') return withMetadata(await hybridSimilar(ctx, source, filters, threshold, pageSize, request));
   const candidates = await candidateConcepts(ctx, {
     text: source.text,
-    filters: request.filters ?? {},
+    filters,
     wanted: pageSize,
     excludeConceptIds: source.exclude,
     keywordQueries: algorithm === 'semantic' ? [source.text] : typoTolerantKeywordQueries(source.text),
@@ -106,11 +108,7 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
   // remembered (semanticScorer remembers already): the scores and explanations below ask again for the texts that matched
   const meaning = semanticScorer(ctx.provider, source.text, candidates);
   const words = rememberingScorer((texts) => ctx.lexical(source.text, texts));
-  const hybrid: TextScorer = async (texts) => {
-    const [s, l] = [await meaning(texts), await words(texts)];
-    return s.map((v, i) => HYBRID_SEMANTIC_WEIGHT * v + HYBRID_LEXICAL_WEIGHT * l[i]!);
-  };
-  const scorer = { semantic: meaning, lexical: words, hybrid }[algorithm];
+  const scorer = { semantic: meaning, lexical: words }[algorithm];
   const scored = (await scoreConcepts(concepts, conceptTexts(ctx, concepts), scorer)).filter((m) => m.similarity_score >= threshold).slice(0, pageSize);
 
   const results: SimilarConcept[] = scored.map(semanticResult);
@@ -118,25 +116,60 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
     const matched = scored.map((m) => m.matched_text);
     const s = await meaning(matched);
     const l = await words(matched);
+    // the hybrid score of a text chosen by another algorithm: the model with what it knows of the text alone
+    const w: RankingWeights = weightsFor({ candidates: [], withMeaning: true });
     results.forEach((r, i) => {
-      const parts = { semantic: roundScore(s[i]!), lexical: roundScore(l[i]!), hybrid: roundScore(HYBRID_SEMANTIC_WEIGHT * s[i]! + HYBRID_LEXICAL_WEIGHT * l[i]!) };
+      const hybrid = candidateScore({ lexical: l[i]!, meaning: s[i]!, coverage: wordCoverage(coverageWords(source.text), coverageWords(r.matched_text)), exact: 0 }, w);
+      const parts = { semantic: roundScore(s[i]!), lexical: roundScore(l[i]!), hybrid: roundScore(hybrid) };
       if (request.include_scores) r.scores = parts;
       if (request.include_explanations) {
         r.explanation =
           `'${r.matched_text}' scored ${parts[algorithm]} by the ${algorithm} algorithm ` +
-          `(meaning ${parts.semantic}, words and characters ${parts.lexical}; hybrid = ${HYBRID_SEMANTIC_WEIGHT} × meaning + ${HYBRID_LEXICAL_WEIGHT} × words and characters).`;
+          `(meaning ${parts.semantic}, words and characters ${parts.lexical}; hybrid is the shared candidate ranking).`;
       }
     });
   }
-  return {
-    similar_concepts: results,
-    search_metadata: {
-      original_query: source.text,
-      algorithm_used: algorithm,
-      similarity_threshold: threshold,
-      total_candidates: concepts.length,
-      results_returned: results.length,
-      processing_time_ms: performance.now() - started,
-    },
-  };
+  return withMetadata({ results, totalCandidates: concepts.length });
+
+  function withMetadata(found: { results: SimilarConcept[]; totalCandidates: number }): SimilarResult {
+    return {
+      similar_concepts: found.results,
+      search_metadata: {
+        original_query: source.text,
+        algorithm_used: algorithm,
+        similarity_threshold: threshold,
+        total_candidates: found.totalCandidates,
+        results_returned: found.results.length,
+        processing_time_ms: performance.now() - started,
+      },
+    };
+  }
+}
+
+/** `hybrid`: the shared candidate ranking (src/search-model/candidate-ranking.ts), its score as similarity_score. */
+async function hybridSimilar(
+  ctx: SimilarContext,
+  source: { text: string; exclude: number[] },
+  filters: SearchFilters,
+  threshold: number,
+  pageSize: number,
+  request: SimilarRequest,
+): Promise<{ results: SimilarConcept[]; totalCandidates: number }> {
+  const gathered = await gatherCandidates(ctx, { text: source.text, filters, k: pageSize, excludeConceptIds: source.exclude });
+  const ranked = rankGathered(gathered)
+    .filter((c) => c.score >= threshold)
+    .slice(0, pageSize);
+  const results = ranked.map((c): SimilarConcept => {
+    const r: SimilarConcept = semanticResult({ concept: c.concept, similarity_score: c.score, matched_text: c.matched_text });
+    const parts = { semantic: c.components.meaning, lexical: c.components.lexical, hybrid: c.score };
+    if (request.include_scores) r.scores = parts;
+    if (request.include_explanations) {
+      r.explanation =
+        `'${c.matched_text}' scored ${c.score} by the hybrid algorithm, the shared candidate ranking ` +
+        `(meaning ${parts.semantic}, words and characters ${parts.lexical}, query words found ${c.components.coverage}, exact ${c.components.exact}; ` +
+        `proposed by ${c.reasons.join(', ')}).`;
+    }
+    return r;
+  });
+  return { results, totalCandidates: gathered.candidates.length };
 }
