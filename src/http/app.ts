@@ -32,7 +32,9 @@ import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
 import { registerHealthRoutes } from './rest/health-routes.js';
 import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
 import { registerMappingQualityRoutes } from './rest/mapping-quality-routes.js';
+import { registerMappingJobRoutes } from './rest/mapping-job-routes.js';
 import { registerMappingRoutes } from './rest/mapping-routes.js';
+import { inProcessTermMapper, MappingJobRunner, type TermMapper } from './mapping-jobs/mapping-job-runner.js';
 import { registerSearchRoutes } from './rest/search-routes.js';
 import { registerSemanticRoutes } from './rest/semantic-routes.js';
 import { registerStatisticsRoutes } from './rest/statistics-routes.js';
@@ -47,11 +49,15 @@ export interface AppDependencies {
   bulkSearchPool?: BulkSearchPool;
   /** Each release's vectors and the query provider of semantic search (routes: `request.server.semanticIndexes`). */
   semanticIndexes: SemanticIndexRegistry;
+  /** Maps the terms of mapping jobs (the server's worker pool); without it they are mapped on the request thread between requests. */
+  mapTerms?: TermMapper;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     semanticIndexes: SemanticIndexRegistry;
+    /** Runs the queued mapping jobs in the background (started when the app is ready, stopped when it closes). */
+    mappingJobs: MappingJobRunner;
   }
 }
 
@@ -86,6 +92,16 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   } as FastifyServerOptions);
   recordRoutePaths(app);
   app.decorate('semanticIndexes', deps.semanticIndexes);
+  const mappingJobs = new MappingJobRunner({
+    state: deps.state,
+    registry: deps.registry,
+    mapTerms: deps.mapTerms ?? inProcessTermMapper(deps.semanticIndexes),
+    onNotice: (line) => app.log.warn(line),
+  });
+  app.decorate('mappingJobs', mappingJobs);
+  // Jobs interrupted by the last shutdown resume once the server is up; the runner stops before the state closes.
+  app.addHook('onReady', async () => mappingJobs.kick());
+  app.addHook('onClose', async () => mappingJobs.close());
 
   installGatekeeper(app, {
     state: deps.state,
@@ -139,6 +155,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerVocabularyConceptRoutes(app);
   registerMappingQualityRoutes(app);
   registerMappingRoutes(app);
+  await registerMappingJobRoutes(app, { state: deps.state, registry: deps.registry, runner: mappingJobs });
   registerDomainRoutes(app);
   registerConceptClassRoutes(app);
   registerStatisticsRoutes(app, deps.registry);

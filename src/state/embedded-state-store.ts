@@ -1,5 +1,5 @@
 /**
- * Single-node StateStore: keys, monthly usage and OAuth clients and tokens in `<data-dir>/state.sqlite` (WAL,
+ * Single-node StateStore: keys, monthly usage, OAuth clients and tokens, sessions and mapping jobs in `<data-dir>/state.sqlite` (WAL,
  * shared by the CLI and several server processes), rate-limit buckets in process memory, usage increments buffered
  * and written once a second and on close.
  */
@@ -8,7 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirectory } from '../store/make-directory.js';
 import { EmbeddedBrowserSessions } from './embedded-browser-sessions.js';
+import { EmbeddedMappingJobs } from './embedded-mapping-jobs.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
+import type { MappedTermQuery, MappingJobRecord, MappingJobState, NewMappingJob, ReviewProgress } from './mapping-job-store.js';
+import type { MappedTerm, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
 import { hashSecret, newSecret } from './secrets.js';
 import { ACCESS_TOKEN_PREFIX, BROWSER_SESSION_LIFETIME_SECONDS } from './state-store.js';
 import type {
@@ -78,6 +81,7 @@ export class EmbeddedStateStore implements StateStore {
   private readonly usage = new Map<string, PendingUsage>();
   private readonly oauthClients: EmbeddedOAuthClients;
   private readonly sessions: EmbeddedBrowserSessions;
+  private readonly mappingJobs: EmbeddedMappingJobs;
   private readonly stmts;
   private flushTimer: NodeJS.Timeout | undefined;
 
@@ -107,6 +111,7 @@ export class EmbeddedStateStore implements StateStore {
     };
     this.oauthClients = new EmbeddedOAuthClients(this.db, this.now);
     this.sessions = new EmbeddedBrowserSessions(this.db, this.now);
+    this.mappingJobs = new EmbeddedMappingJobs(this.db, this.now);
     const interval = options.flushIntervalMs ?? 1000;
     if (interval > 0) {
       this.flushTimer = setInterval(() => this.flushNow(), interval);
@@ -210,6 +215,54 @@ export class EmbeddedStateStore implements StateStore {
 
   async authenticate(secret: string): Promise<ApiKeyRecord | undefined> {
     return this.findBySecret(secret);
+  }
+
+  async createMappingJob(job: NewMappingJob): Promise<MappingJobRecord> {
+    return this.mappingJobs.create(job);
+  }
+
+  async mappingJob(id: string, ownerKeyId: string | null): Promise<MappingJobRecord | undefined> {
+    return this.mappingJobs.find(id, ownerKeyId);
+  }
+
+  async listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]> {
+    return this.mappingJobs.list(ownerKeyId);
+  }
+
+  async unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
+    return this.mappingJobs.unfinished();
+  }
+
+  async pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]> {
+    return this.mappingJobs.pending(jobId, limit);
+  }
+
+  async saveMappedTerms(jobId: string, results: { index: number; candidates: TermCandidate[]; review: TermReview }[]): Promise<void> {
+    this.mappingJobs.save(jobId, results);
+  }
+
+  async setMappingJobState(jobId: string, state: MappingJobState, error: string | null = null): Promise<MappingJobRecord | undefined> {
+    return this.mappingJobs.setState(jobId, state, error);
+  }
+
+  async mappedTerms(jobId: string, query: MappedTermQuery): Promise<{ items: MappedTerm[]; total: number }> {
+    return this.mappingJobs.terms(jobId, query);
+  }
+
+  async mappedTerm(jobId: string, index: number): Promise<MappedTerm | undefined> {
+    return this.mappingJobs.term(jobId, index);
+  }
+
+  async updateReview(jobId: string, index: number, review: TermReview): Promise<MappedTerm | undefined> {
+    return this.mappingJobs.updateReview(jobId, index, review);
+  }
+
+  async reviewProgress(jobId: string): Promise<ReviewProgress> {
+    return this.mappingJobs.progress(jobId);
+  }
+
+  async deleteMappingJob(id: string, ownerKeyId: string | null): Promise<boolean> {
+    return this.mappingJobs.delete(id, ownerKeyId);
   }
 
   async usageOf(keyId: string, month: string): Promise<number> {

@@ -6,6 +6,24 @@ import type { MappedTerm, MappingOptions, SourceTerm, TermCandidate, TermReview 
 
 export const MAPPING_JOB_STATES = ['queued', 'running', 'completed', 'cancelled', 'failed'] as const;
 export type MappingJobState = (typeof MAPPING_JOB_STATES)[number];
+/** States a job never leaves (setMappingJobState ignores a change from them). */
+export const FINISHED_MAPPING_JOB_STATES: readonly MappingJobState[] = ['completed', 'cancelled', 'failed'];
+
+/** Most terms one job holds (the REST API's 10,000-term target with room; a larger file is split by the caller). */
+export const MAX_TERMS_PER_MAPPING_JOB = 50_000;
+/** Most jobs one key (or the anonymous browser) keeps at a time, finished ones included: delete to make room. */
+export const MAX_MAPPING_JOBS_PER_OWNER = 50;
+
+/** createMappingJob refuses a job over a bound: too many terms, or the owner keeps too many jobs. */
+export class MappingJobLimitError extends RangeError {
+  constructor(
+    readonly limit: 'terms' | 'jobs',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MappingJobLimitError';
+  }
+}
 
 export interface MappingJobRecord {
   id: string;
@@ -37,6 +55,8 @@ export interface NewMappingJob {
   options: MappingOptions;
   columns: Record<string, string>;
   terms: SourceTerm[];
+  /** Reviews to keep (an imported Usagi file's), by term position: mapping then adds candidates and leaves these as they are. */
+  reviews?: (TermReview | undefined)[];
 }
 
 export type MappedTermOrder = 'frequency' | 'index';
@@ -61,16 +81,21 @@ export interface ReviewProgress {
 }
 
 export interface MappingJobStore {
+  /** Queued, with every term unchecked; rejects with MappingJobLimitError over MAX_TERMS_PER_MAPPING_JOB or MAX_MAPPING_JOBS_PER_OWNER. */
   createMappingJob(job: NewMappingJob): Promise<MappingJobRecord>;
   /** The job if it exists and `ownerKeyId` owns it (undefined otherwise: another key's job is not found). */
   mappingJob(id: string, ownerKeyId: string | null): Promise<MappingJobRecord | undefined>;
   listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]>;
-  /** Queued or running jobs of every owner (a worker picks them up after a restart). */
+  /** Queued or running jobs of every owner, oldest first (a worker picks them up after a restart). */
   unfinishedMappingJobs(): Promise<MappingJobRecord[]>;
   /** Up to `limit` terms of a job without candidates yet, in index order. */
   pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]>;
-  /** Stores computed candidates and initial reviews (auto-approved or not) and advances `mapped_terms`. */
+  /**
+   * Stores computed candidates and initial reviews (auto-approved or not; a review given at creation is kept) and advances
+   * `mapped_terms`; a term already mapped is left as it is.
+   */
   saveMappedTerms(jobId: string, results: { index: number; candidates: TermCandidate[]; review: TermReview }[]): Promise<void>;
+  /** Sets the state unless the job is finished (FINISHED_MAPPING_JOB_STATES are final); answers the job as it now is. */
   setMappingJobState(jobId: string, state: MappingJobState, error?: string | null): Promise<MappingJobRecord | undefined>;
   mappedTerms(jobId: string, query: MappedTermQuery): Promise<{ items: MappedTerm[]; total: number }>;
   mappedTerm(jobId: string, index: number): Promise<MappedTerm | undefined>;

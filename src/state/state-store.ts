@@ -1,8 +1,9 @@
 /**
- * Shared mutable state (API keys, metered usage, rate-limit buckets, OAuth clients and tokens): the one interface
+ * Shared mutable state (API keys, metered usage, rate-limit buckets, OAuth clients and tokens, mapping jobs): the one interface
  * server instances would have to agree on, so the seam for multi-node deployments. Every method returns a Promise
  * and a request costs one call, `admit`; the embedded implementation is the single-node default.
  */
+import type { MappingJobStore } from './mapping-job-store.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -129,7 +130,7 @@ export interface IssuedAccessToken {
   client: OAuthClientRecord;
 }
 
-export interface StateStore {
+export interface StateStore extends MappingJobStore {
   /**
    * The hot path, once per request: authenticates the secret, takes a token from the key's (or
    * the client address's) bucket and, when asked and allowed, meters one call.

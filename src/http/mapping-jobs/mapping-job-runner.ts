@@ -1,0 +1,151 @@
+/**
+ * Runs the queued mapping jobs of the state store in the background, one at a time, oldest first, saving results per
+ * batch; on start it resumes unfinished jobs (only their terms without candidates), and a cancel stops between batches.
+ */
+import { LicenceRules } from '../../licences/licence-rules.js';
+import { ReleaseView } from '../../services/release-view.js';
+import type { SemanticIndexRegistry } from '../../services/semantic/semantic-index-registry.js';
+import type { MappingOptions, SourceTerm } from '../../services/source-mapping/mapping-types.js';
+import { mappingRankingContext, mapTermBatch, type TermMappingResult } from '../../services/source-mapping/term-mapping.js';
+import type { MappingJobRecord } from '../../state/mapping-job-store.js';
+import type { StateStore } from '../../state/state-store.js';
+import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
+
+/** One call of a mapper: these terms, with the job's options and its owner's licence; results handed over per batch. */
+export interface MapTermsRequest {
+  release: OpenRelease;
+  cpt4ValidatedUntil: string | null;
+  terms: SourceTerm[];
+  options: MappingOptions;
+  /** Aborted on cancel or shutdown: the mapper stops between batches (results of a batch after it are not wanted). */
+  signal: AbortSignal;
+  onBatch(results: TermMappingResult[]): Promise<void>;
+}
+
+/** Maps terms: the mapping worker pool (both cores) on a server; in-process where there is no pool. */
+export type TermMapper = (request: MapTermsRequest) => Promise<void>;
+
+/** Terms read from the state and handed to the mapper at a time (the mapper saves them in its own, smaller batches). */
+export const RUNNER_CHUNK_TERMS = 2000;
+/** Terms per batch of the in-process mapper: between batches the event loop answers other requests. */
+export const IN_PROCESS_BATCH_TERMS = 8;
+
+/** The mapper without worker threads: batches of terms on this thread, yielding to the event loop between them. */
+export function inProcessTermMapper(semanticIndexes: SemanticIndexRegistry, batchTerms = IN_PROCESS_BATCH_TERMS): TermMapper {
+  return async ({ release, cpt4ValidatedUntil, terms, options, signal, onBatch }) => {
+    const view = ReleaseView.ofRelease(release, new LicenceRules(cpt4ValidatedUntil));
+    const lookup = await semanticIndexes.get(view);
+    const ctx = mappingRankingContext(view, lookup.ok ? lookup : null);
+    for (let at = 0; at < terms.length && !signal.aborted; at += batchTerms) {
+      const results = await mapTermBatch(ctx, terms.slice(at, at + batchTerms), options);
+      if (signal.aborted) return;
+      await onBatch(results);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+}
+
+export interface MappingJobRunnerOptions {
+  state: StateStore;
+  registry: ReleaseRegistry;
+  mapTerms: TermMapper;
+  chunkTerms?: number;
+  onNotice?: (line: string) => void;
+}
+
+export class MappingJobRunner {
+  private running: Promise<void> | null = null;
+  /** Set when a job was submitted while the loop ran: it looks again before stopping. */
+  private again = false;
+  private closed = false;
+  private current: { id: string; controller: AbortController } | null = null;
+
+  constructor(private readonly options: MappingJobRunnerOptions) {}
+
+  /** Runs the queued and interrupted jobs of the state store (call once the server is up, and after each submit). */
+  kick(): void {
+    if (this.closed) return;
+    this.again = true;
+    if (this.running) return;
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Stops the job's mapping between batches if this runner runs it (its state is the caller's to set). */
+  cancel(jobId: string): void {
+    if (this.current?.id === jobId) this.current.controller.abort();
+  }
+
+  /** The id of the job being mapped now, if any. */
+  get activeJobId(): string | null {
+    return this.current?.id ?? null;
+  }
+
+  /** Waits until no job is queued (tests, and shutdown after close()). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Stops after the batch in progress; an interrupted job stays `running` and resumes at the next start. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.current?.controller.abort();
+    await this.idle();
+  }
+
+  private async loop(): Promise<void> {
+    while (this.again && !this.closed) {
+      this.again = false;
+      for (;;) {
+        if (this.closed) return;
+        const [next] = await this.options.state.unfinishedMappingJobs();
+        if (!next) break;
+        await this.run(next);
+      }
+    }
+  }
+
+  private async run(job: MappingJobRecord): Promise<void> {
+    const { state } = this.options;
+    const selection = this.options.registry.select(job.release_label);
+    if (!selection.ok || selection.release.label !== job.release_label) {
+      await state.setMappingJobState(job.id, 'failed', `release ${job.release_label} is no longer loaded on this server`);
+      return;
+    }
+    const started = await state.setMappingJobState(job.id, 'running');
+    if (started?.state !== 'running') return;
+    const controller = new AbortController();
+    this.current = { id: job.id, controller };
+    try {
+      let mapped = started.mapped_terms;
+      for (;;) {
+        const terms = await state.pendingTerms(job.id, this.options.chunkTerms ?? RUNNER_CHUNK_TERMS);
+        if (terms.length === 0) break;
+        await this.options.mapTerms({
+          release: selection.release,
+          cpt4ValidatedUntil: job.cpt4_validated_until,
+          terms,
+          options: job.options,
+          signal: controller.signal,
+          onBatch: (results) => state.saveMappedTerms(job.id, results),
+        });
+        if (controller.signal.aborted) return;
+        // Cancelled or deleted through another node (or process): stop between chunks.
+        const now = await state.mappingJob(job.id, job.owner_key_id);
+        if (now?.state !== 'running') return;
+        // A mapper that saved nothing would be handed the same terms for ever.
+        if (now.mapped_terms === mapped) throw new Error(`no term of the ${terms.length} handed to the mapper was saved`);
+        mapped = now.mapped_terms;
+      }
+      await state.setMappingJobState(job.id, 'completed');
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.onNotice?.(`mapping job ${job.id} failed: ${message}`);
+      await state.setMappingJobState(job.id, 'failed', message);
+    } finally {
+      this.current = null;
+    }
+  }
+}
