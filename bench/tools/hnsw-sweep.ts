@@ -6,8 +6,10 @@
  * layout and `connectivity` / `expansion_add` (src/store/sqlite/sqlite-semantic-index.ts) with figures.
  *
  *   npx tsx bench/tools/hnsw-sweep.ts DATA_DIR [N=200000] [--only label,label] [--queries 2000]
+ *
+ * DATA_DIR may instead be a file of float32 vectors (`*.f32`, N × 128, in concept_id order), to sweep without a store.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,16 +70,29 @@ async function main(): Promise<void> {
   const n = Number(process.argv[3] && !process.argv[3].startsWith('--') ? process.argv[3] : 200_000);
   const only = option('--only')?.split(',');
   const queries = Number(option('--queries') ?? 2000);
-  const release = await openReleaseVectors(dataDir);
-  // in concept_id order, as a load adds them (related concepts often have neighbouring ids)
-  const ids = release.sampleConceptIds(n).sort((a, b) => a - b);
-  const dimension = release.index.meta.dimension;
-  const vectors = new Float32Array(ids.length * dimension);
-  for (let i = 0; i < ids.length; i++) vectors.set(await release.conceptVector(ids[i]!), i * dimension);
-  await release.close();
+  let label: string;
+  let ids: number[];
+  let dimension: number;
+  let vectors: Float32Array;
+  if (dataDir.endsWith('.f32')) {
+    const bytes = readFileSync(dataDir);
+    vectors = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    dimension = 128;
+    ids = Array.from({ length: vectors.length / dimension }, (_, i) => i);
+    label = dataDir;
+  } else {
+    const release = await openReleaseVectors(dataDir);
+    // in concept_id order, as a load adds them (related concepts often have neighbouring ids)
+    ids = release.sampleConceptIds(n).sort((a, b) => a - b);
+    dimension = release.index.meta.dimension;
+    vectors = new Float32Array(ids.length * dimension);
+    for (let i = 0; i < ids.length; i++) vectors.set(await release.conceptVector(ids[i]!), i * dimension);
+    await release.close();
+    label = release.label;
+  }
   const vector = (i: number): Float32Array => vectors.subarray(i * dimension, (i + 1) * dimension);
   const tmp = mkdtempSync(join(tmpdir(), 'omopterm-hnsw-sweep-'));
-  console.log(`${ids.length.toLocaleString('en-US')} vectors of ${release.label}; ${queries} self-queries, k = 10`);
+  console.log(`${ids.length.toLocaleString('en-US')} vectors of ${label}; ${queries} self-queries, k = 10`);
 
   for (const c of CONFIGURATIONS.filter((x) => !only || only.some((o) => x.label.includes(o)))) {
     // stored form of each vector, and the group (first index with the same dedup key) of each

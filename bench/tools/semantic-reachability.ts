@@ -6,7 +6,10 @@
  * often that happens, and apart from it how often the concept is exactly as near as the k-th result
  * (a tie: concepts with the same vector, or at the same quantised distance) and is left out by order.
  *
- *   npx tsx bench/tools/semantic-reachability.ts DATA_DIR [--sample N] [--k K]
+ *   npx tsx bench/tools/semantic-reachability.ts DATA_DIR [--sample N] [--k K] [--search K2]
+ *
+ * `--search K2` (≥ K) asks the index for K2 neighbours and keeps the first K: a wider search, as usearch searches
+ * with max(expansion_search, k).
  */
 import { openReleaseVectors } from './release-vectors.js';
 
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
   if (!dataDir) throw new Error('usage: semantic-reachability.ts DATA_DIR [--sample N] [--k K]');
   const sample = option('--sample', 2000);
   const k = option('--k', 10);
+  const searchK = Math.max(k, option('--search', k));
   const vectors = await openReleaseVectors(dataDir);
   const ids = vectors.sampleConceptIds(sample);
   let unreached = 0;
@@ -29,7 +33,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (const id of ids) {
     const vector = await vectors.conceptVector(id);
-    const neighbours = vectors.index.nearest(vector, k);
+    const neighbours = vectors.index.nearest(vector, searchK).slice(0, k);
     const found = neighbours.map((n) => n.conceptId);
     if (!found.includes(id)) {
       unreached++;
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
   const quantile = (q: number): string => lookupMs[Math.min(lookupMs.length - 1, Math.floor(q * lookupMs.length))]!.toFixed(2);
   const pct = (x: number): string => ((100 * x) / ids.length).toFixed(2);
   console.log(
-    `${vectors.label}: ${vectors.index.meta.conceptCount.toLocaleString('en-US')} concepts; ${ids.length} sampled, k = ${k}: ` +
+    `${vectors.label}: ${vectors.index.meta.conceptCount.toLocaleString('en-US')} concepts; ${ids.length} sampled, k = ${k}${searchK > k ? ` (of ${searchK} searched)` : ''}: ` +
       `found ${ids.length - unreached} (${pct(ids.length - unreached)} %); not found ${unreached} (${pct(unreached)} %), of which ${tied} tied with the k-th ` +
       `(exactly as near, left out by order: found or tied ${pct(ids.length - unreached + tied)} %); ${notFirst} found but not first ` +
       `(another concept as near, or quantisation); ${((performance.now() - started) / 1000).toFixed(1)} s. ` +
