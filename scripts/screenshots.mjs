@@ -87,6 +87,20 @@ try {
   await shot('concept-set', at('/concept-set'));
   await page.goto(at('/concept-set'));
   await page.locator('form[action^="/concept-set/clear"] button[type="submit"]').click().catch(() => undefined);
+
+  // A mapping job of a few local source terms, its first term approved; the shot shows the review and the terms.
+  await page.goto(at('/mapping'));
+  const terms = 'code,name,count\nDM2,Type 2 diabetes,700\nHTN,High blood pressure,1200\nAF,Atrial fibrillation,90\nCHX,Chest infection,300\n';
+  await page.locator('#mapping-file').setInputFiles({ name: 'ward-terms.csv', mimeType: 'text/csv', buffer: Buffer.from(terms) });
+  await Promise.all([page.waitForURL((u) => /^\/mapping\/[^/]+$/.test(u.pathname)), page.locator('#mapping-upload button[type="submit"]').click()]);
+  const job = page.url();
+  await page.locator('#job-state', { hasText: 'completed' }).waitFor({ timeout: 60_000 });
+  await page.locator('article.term button[value="approve"]').first().click();
+  await page.locator('#reviewed-terms', { hasText: '1' }).waitFor();
+  await shot('mapping', job, async () => {
+    await page.locator('#job-progress-heading').evaluate((h) => h.scrollIntoView({ block: 'start' }));
+  });
+  await page.locator('form[action$="/delete"] button[type="submit"]').click().catch(() => undefined);
 } finally {
   await browser.close();
 }

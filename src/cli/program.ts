@@ -11,6 +11,7 @@ import { registerDemoCommand } from './commands/demo.js';
 import { registerEmbedCommand } from './commands/embed.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerLoadCommand } from './commands/load.js';
+import { registerMapCommand } from './commands/map.js';
 import { registerReleasesCommand } from './commands/releases.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSynthCommand } from './commands/synth.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerClientsCommand(program);
   registerDemoCommand(program);
   registerConceptSetCommand(program);
+  registerMapCommand(program);
 
   program.addHelpText('after', ENVIRONMENT_HELP);
   for (const command of commandTree(program)) command.showHelpAfterError(`run '${commandPath(command)} --help' for its usage`);

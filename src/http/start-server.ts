@@ -10,6 +10,8 @@ import { ReleaseRegistry } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
+import { MappingPool } from '../threads/mapping-pool.js';
+import { poolTermMapper } from './mapping-jobs/mapping-job-runner.js';
 import { VERSION } from '../version.js';
 import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
 import { advertisedEndpoints, registeredRoutePaths } from './advertised-endpoints.js';
@@ -32,6 +34,8 @@ export interface ServerOptions {
   logStream?: { write(line: string): void };
   /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
   bulkSearchThreads?: number;
+  /** Worker threads that map the terms of mapping jobs (default: one per core; 0 = on the request thread, between requests). */
+  mappingWorkers?: number;
   /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
   search?: Partial<SearchSettings>;
   /** How often new/replaced releases are picked up from the data directory. */
@@ -73,6 +77,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
   await semanticIndexes.prepare();
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
+  const mappingPool = options.mappingWorkers === 0 ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
     openStore: releaseStoreOpener(storeKind),
@@ -100,7 +105,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   const app = await buildApp(
-    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes },
+    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes, ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}) },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
@@ -134,6 +139,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await app.close();
       const outcome = await drained;
       await bulkSearchPool.close();
+      await mappingPool?.close();
       registry.close();
       await semanticIndexes.close();
       await state.close();

@@ -347,6 +347,26 @@ describe('cancel and delete', () => {
     expect(again.body.data.job).toMatchObject({ state: 'cancelled', mapped_terms: job.mapped_terms });
   });
 
+  it('the server answers other requests while a job runs (the terms are mapped off the request thread)', async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => `R${i},${['asthma', 'pneumonia', 'heart failure'][i % 3]} ${i},1`);
+    const id = (await submit({ text: `code,name,count\n${rows.join('\n')}` })).body.data.job.id;
+    let job = (await t.request(`/v1/mapping-jobs/${id}`)).body.data.job;
+    for (let i = 0; i < 2000 && job.mapped_terms === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      job = (await t.request(`/v1/mapping-jobs/${id}`)).body.data.job;
+    }
+    expect(job.state).toBe('running');
+    const concept = await t.request('/v1/concepts/201826');
+    expect(concept.status).toBe(200);
+    expect(concept.body.data.concept_name).toBe('Type 2 diabetes mellitus');
+    // answered before the job was done, not after it
+    const after = (await t.request(`/v1/mapping-jobs/${id}`)).body.data.job;
+    expect(after.state).toBe('running');
+    expect(after.mapped_terms).toBeLessThan(3000);
+    await t.request(`/v1/mapping-jobs/${id}/cancel`, { method: 'POST' });
+    await t.server.app.mappingJobs.idle();
+  });
+
   it('delete removes the job', async () => {
     const res = await submit({ text: CSV });
     const id = res.body.data.job.id;

@@ -17,6 +17,12 @@ beforeAll(async () => {
   t = await startTestServer({ releases: [{ dir: writeCoreFixture(), label: '2025.2', makeDefault: true }] });
   document = (await t.request('/openapi.json', { anonymous: true })).body;
   operations = operationsOf(document);
+  // Mapping jobs: one to read, review, cancel and export, another for DELETE (the operations run in document order).
+  for (const name of ['job_id', 'deleted_job_id']) {
+    const submitted = await t.request('/v1/mapping-jobs', { method: 'POST', body: { text: GOOD_VALUES.text } });
+    if (submitted.status !== 202) throw new Error(`openapi-truth: could not submit a mapping job: ${submitted.text}`);
+    GOOD_VALUES[name] = submitted.body.data.job.id;
+  }
 });
 afterAll(async () => {
   await t?.close();
@@ -36,6 +42,11 @@ const GOOD_VALUES: Record<string, unknown> = {
   fhirVersion: 'r4',
   // GET /fhir/{fhirVersion}/CodeSystem/{id}: a vocabulary's code system.
   id: 'SNOMED',
+  // Mapping jobs (job_id is set once a job is submitted, before the checks).
+  text: 'source_code,source_name\nE11.9,Type 2 diabetes mellitus without complications\n',
+  index: 0,
+  format: 'usagi',
+  source_name: 'diabetes',
 };
 
 function goodValue(name: string, where: string): unknown {
@@ -45,7 +56,7 @@ function goodValue(name: string, where: string): unknown {
 
 const requiredBodyFields = (schema: JsonSchema | undefined) => schema?.required ?? [];
 
-/** Required body fields whose good value depends on the route (several batch routes name their list `queries`). */
+/** Required body fields (or path parameters: the name of their good value) whose good value depends on the route. */
 const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
   'POST /v1/concepts/hierarchy/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'ancestors' }] },
   'POST /v1/concepts/relationships/batch': { queries: [{ query_id: 'q1', concept_id: 201826, operation: 'related' }] },
@@ -56,6 +67,12 @@ const ROUTE_GOOD_VALUES: Record<string, Record<string, unknown>> = {
   'POST /v1/concept-sets/optimize': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true }] } },
   'POST /v1/concept-sets/compare': { a: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, b: { items: [] } },
   'POST /v1/concept-sets/to-valueset': { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: true, includeMapped: true }] } },
+  'POST /v1/mapping-jobs/import': {
+    text:
+      'sourceCode,sourceName,sourceFrequency,sourceAutoAssignedConceptIds,matchScore,mappingStatus,equivalence,statusSetBy,statusSetOn,conceptId,' +
+      'conceptName,domainId,mappingType,comment,createdBy,createdOn,assignedReviewer\nE11.9,Type 2 diabetes,5,,0.9,UNCHECKED,UNREVIEWED,,0,201826,,,MAPS_TO,,,0,\n',
+  },
+  'DELETE /v1/mapping-jobs/{job_id}': { job_id: 'deleted_job_id' },
   'POST /v1/concept-sets/diff': { expression: { items: [{ concept: { CONCEPT_ID: 201826 } }] }, from_release: '2025.2', to_release: 'latest' },
 };
 
@@ -115,7 +132,11 @@ function minimalRequest(op: Operation, omit?: string): { path: string; body?: un
     return { path: fhir.query ? `${path}?${fhir.query}` : path, ...(fhir.body ? { body: fhir.body } : {}) };
   }
   let path = op.path;
-  for (const name of pathParameterNames(op.path)) path = path.replace(`{${name}}`, encodeURIComponent(String(goodValue(name, 'path parameter'))));
+  for (const name of pathParameterNames(op.path)) {
+    // a route may name another good value for its path parameter (a job to delete)
+    const alias = ROUTE_GOOD_VALUES[`${op.method} ${op.path}`]?.[name];
+    path = path.replace(`{${name}}`, encodeURIComponent(String(goodValue(typeof alias === 'string' ? alias : name, 'path parameter'))));
+  }
   const query = op.parameters
     .filter((p) => p.in === 'query' && p.required && p.name !== omit)
     .map((p) => `${p.name}=${encodeURIComponent(String(goodValue(p.name, 'query parameter')))}`);

@@ -13,6 +13,7 @@ import { ADD_TO_SET_PATH } from '../../src/http/pages/concept-set-controls.js';
 import { PAGE_CSP } from '../../src/http/pages/layout.js';
 import { parameterText } from '../fuzz/hostile-values.js';
 import type { JsonSchema } from '../fuzz/openapi-operations.js';
+import { mappedJob } from '../helpers/mapping-upload.js';
 import { formBody, signIn, type PageClient } from '../helpers/page-client.js';
 import { rawRequest, startTestServer, type TestResponse, type TestServer } from '../helpers/test-server.js';
 import { writeCoreFixture } from '../http/fixture-vocabulary.js';
@@ -80,6 +81,10 @@ const PLAUSIBLE: Record<string, readonly string[]> = {
   is_excluded: ['true', 'false', 'on'],
   return_to: ['/', '/search?q=diabetes', '//evil.example/', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)'],
   next: ['/', '//evil.example/', 'https://evil.example/', '/search?q=x'],
+  action: ['approve', 'flag', 'ignore', 'reset', 'destroy'],
+  equivalence: ['EQUAL', 'WIDER', 'UNREVIEWED', 'equal'],
+  status: ['unchecked', 'approved', 'flagged', 'ignored', 'all'],
+  comment: ['checked', ''],
   expression: ['{"items":[{"concept":{"CONCEPT_ID":201826},"includeDescendants":true}]}', '{"items":[{"concept":{"CONCEPT_ID":2414397}},{"concept":{"CONCEPT_ID":201826},"includeMapped":true}]}', 'concept_id\n201826\n', '{', '[]'],
 };
 /** Names tried on every route beside its own, as a browser (or an attacker) may send any. */
@@ -143,6 +148,11 @@ beforeAll(async () => {
   // a visitor sees it, and the pages signed in, with one concept in the set (so that the set's item forms show).
   collectNames((await rawRequest(`${t.url}/sign-in`, { headers: { accept: 'text/html' } })).text);
   await browser.post(ADD_TO_SET_PATH, { concept_id: '201826', return_to: '/' });
+  // A mapping job (hostile names in its file), so that the mapping pages' id values reach a real job and their forms show.
+  const job = await mappedJob(t, browser, `code,name,frequency\nT2,Type 2 diabetes mellitus,5\nX1,"${MARKERS[1]!.replace(/"/g, '""')}",3\n99213,Clinic visit,2\n`);
+  (PLAUSIBLE.id as string[]).push(decodeURIComponent(job.split('/')[2]!));
+  collectNames((await browser.get(job)).text);
+  collectNames((await browser.get(`${job}/terms/0?q=diabetes`)).text);
   for (const route of pageRoutes.filter((r) => r.method === 'GET')) {
     let path = route.url;
     for (const name of pathParamNames(route.url)) path = path.replace(`:${name}`, encodeSegment(PLAUSIBLE[name]?.[0] ?? '1'));

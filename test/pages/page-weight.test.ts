@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAthenaFixture, type FixtureConcept, type FixtureRelationship } from '../helpers/athena-fixture.js';
+import { mappedJob } from '../helpers/mapping-upload.js';
 import { signIn, type PageClient } from '../helpers/page-client.js';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -42,6 +43,8 @@ function heavyFixture(): string {
 
 let t: TestServer;
 let browser: PageClient;
+/** A mapping job of long source names, each with k = 25 candidates among the long-named children. */
+let mappingJob: string;
 beforeAll(async () => {
   const dir = heavyFixture();
   t = await startTestServer({ releases: [{ dir, label: '2025.1' }, { dir, label: '2025.2', makeDefault: true }] });
@@ -50,6 +53,8 @@ beforeAll(async () => {
   const expression = { items: [...Array(CHILDREN).keys()].map((i) => ({ concept: { CONCEPT_ID: 1000 + i }, includeDescendants: true })) };
   const imported = await browser.post('/concept-set/import', { expression: JSON.stringify(expression), mode: 'replace' });
   expect(imported.status).toBe(303);
+  const terms = Array.from({ length: 40 }, (_, i) => `S${i},"${longName('Child finding', i).replace(/"/g, '""')} <seen in clinic ${i}>",${1000 - i},"ward ${i} & annex"`);
+  mappingJob = await mappedJob(t, browser, ['code,name,frequency,ward', ...terms].join('\n'), { k: '25' });
 }, 180_000);
 afterAll(async () => {
   await t?.close();
@@ -84,8 +89,10 @@ describe('page weight: HTML + CSS + JS of each page at most 150 kB', () => {
     '/mapping-quality?source=ICD10CM&target=SNOMED',
     '/concept-set',
   ];
-  for (const path of pages) {
-    it(path, async () => {
+  const mapping = ['/mapping', '{job}', '{job}?page=2', '{job}/terms/0', '{job}/terms/0?q=child+finding'];
+  for (const named of [...pages, ...mapping]) {
+    it(named, async () => {
+      const path = named.replace('{job}', mappingJob);
       const weight = await weigh(path);
       expect(weight.status).toBe(200);
       expect(weight.assets.length).toBeGreaterThanOrEqual(3); // stylesheet, htmx, app.js

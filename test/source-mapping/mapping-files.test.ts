@@ -95,6 +95,12 @@ describe('Usagi saved file', () => {
     expect(exported[0]!.match_score).toBe(0.5); // the score of the first chosen target (12)
   });
 
+  it('reads a file re-saved by a spreadsheet (RFC 4180 doubled quotes)', () => {
+    const resaved = USAGI_FILE.replaceAll('"Glucose \\"fasting\\""', '"Glucose ""fasting"""');
+    expect(resaved).not.toBe(USAGI_FILE);
+    expect(readUsagiCsv(resaved).mappings[1]!.source_name).toBe('Glucose "fasting"');
+  });
+
   it('reports unreadable lines with line and column, and a file without Usagi columns', () => {
     const bad = USAGI_FILE.replace('0.87,APPROVED', '0.87,DONE').replaceAll(',40,,W2,0.50,UNCHECKED', ',forty,,W2,0.50,UNCHECKED');
     const { mappings, bad_rows } = readUsagiCsv(bad);

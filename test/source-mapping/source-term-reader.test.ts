@@ -91,6 +91,25 @@ describe('readSourceTerms', () => {
     expect(file.bad_rows[4]!.message).toContain('never closed');
   });
 
+  it('counts lines right with CRLF line ends and blank lines', () => {
+    const file = readSourceTerms('code,name,count\r\nA,alpha,1\r\n\r\n\r\nB,"be\r\nta",2\r\nC,,3\r\n\r\nD,delta,x\r\nE,eps,4\r\n');
+    expect(file.terms.map((t) => [t.source_code, t.line, t.source_name])).toEqual([
+      ['A', 2, 'alpha'],
+      ['B', 5, 'be\nta'],
+      ['E', 10, 'eps'],
+    ]);
+    expect(file.bad_rows.map((b) => [b.line, b.column])).toEqual([
+      [7, 2],
+      [9, 3],
+    ]);
+    const unclosed = readSourceTerms('code,name\nA,"open\n\nB,b\nC,c\n');
+    expect(unclosed.terms.map((t) => [t.source_code, t.line])).toEqual([
+      ['B', 4],
+      ['C', 5],
+    ]);
+    expect(unclosed.bad_rows).toEqual([{ line: 2, column: 2, message: 'a quote opened here is never closed' }]);
+  });
+
   it('bounds the input: too many terms or bytes is an error, an empty file or a missing header too', () => {
     const rows = ['name', ...Array.from({ length: 6 }, (_, i) => `term ${i}`)].join('\n');
     expect(readSourceTerms(rows, { maxTerms: 6 }).terms).toHaveLength(6);
@@ -98,5 +117,8 @@ describe('readSourceTerms', () => {
     expect(caught(() => readSourceTerms(rows, { maxBytes: 10 })).message).toContain('at most 10 bytes');
     expect(caught(() => readSourceTerms('  \n')).message).toContain('empty');
     expect(caught(() => readSourceTerms('name,name\nx,y\n')).message).toContain("line 1, column 2: the header name 'name' is also column 1");
+    const latin1 = Buffer.concat([Buffer.from('name\nok\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    expect(caught(() => readSourceTerms(latin1, { fileName: 'l.csv' })).message).toBe('l.csv is not UTF-8 (line 3, character 4): save it as UTF-8.');
+    expect(readSourceTerms(Buffer.from('name\ncafé\n')).terms[0]!.source_name).toBe('café');
   });
 });

@@ -51,6 +51,18 @@ describe('candidates of one term', () => {
     });
   });
 
+  it('the exact-code rule approves the code match even when another candidate ranks first', async () => {
+    const [target] = demoMapsTo(byCode('ICD10CM', 'E11').concept_id);
+    const ctx = mappingRankingContext(demo.unlicensed, null);
+    const r = await mapTerm(ctx, term('E11', 'sugar diabetes'), checkMappingOptions({ auto_approve: { exact_code: true } }), NOW);
+    const matched = r.candidates.find((c) => c.concept_id === target)!;
+    expect(matched.via_concept_ids).toEqual([byCode('ICD10CM', 'E11').concept_id]);
+    expect(r.review).toMatchObject({ status: 'approved', concept_ids: [target], status_set_by: { kind: 'rule', rule: 'exact_code' } });
+    // without the rule the best candidate stays pre-selected, whatever it is
+    const plain = await mapTerm(ctx, term('E11', 'sugar diabetes'), checkMappingOptions({}), NOW);
+    expect(plain.review.concept_ids).toEqual([plain.candidates[0]!.concept_id]);
+  });
+
   it('without rules the best candidate is pre-selected but unchecked; the score rule approves at its threshold only', async () => {
     const ctx = mappingRankingContext(demo.unlicensed, null);
     const plain = await mapTerm(ctx, term('E11', 'diabetes type II'), checkMappingOptions({}), NOW);

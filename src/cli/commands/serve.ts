@@ -21,6 +21,7 @@ export interface ServeCliOptions {
   anonymousRate: number;
   browseWithoutKey: boolean;
   bulkThreads?: number;
+  mappingWorkers?: number;
   searchResultCache: boolean;
   /** Seconds. */
   headersTimeout: number;
@@ -62,6 +63,11 @@ export function serveOptions(command: Command): Command {
       new Option('--bulk-threads <n>', 'helper threads that share bulk searches with the main thread when idle (default: CPU cores − 1, at most 3; 0 = none)')
         .env('OMOPTERM_BULK_THREADS')
         .argParser(parseNonNegativeInteger('--bulk-threads')),
+    )
+    .addOption(
+      new Option('--mapping-workers <n>', 'threads that map the terms of mapping jobs (default: one per CPU core; 0 = on the request thread, between requests)')
+        .env('OMOPTERM_MAPPING_WORKERS')
+        .argParser(parseNonNegativeInteger('--mapping-workers')),
     )
     .addOption(
       new Option('--search-result-cache <on|off>', 'keep the results of recent small searches (off: every search runs, e.g. to benchmark the search path)')
@@ -118,6 +124,7 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     anonymousRatePerSecond: options.anonymousRate,
     browseWithoutKey: options.browseWithoutKey,
     bulkSearchThreads: options.bulkThreads,
+    mappingWorkers: options.mappingWorkers,
     search: { resultCache: options.searchResultCache },
     limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },
     shutdownGraceMs: options.shutdownGrace * 1000,

@@ -10,6 +10,7 @@ import { mappingRankingContext, mapTermBatch, type TermMappingResult } from '../
 import type { MappingJobRecord } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
+import type { MappingPool } from '../../threads/mapping-pool.js';
 
 /** One call of a mapper: these terms, with the job's options and its owner's licence; results handed over per batch. */
 export interface MapTermsRequest {
@@ -42,6 +43,13 @@ export function inProcessTermMapper(semanticIndexes: SemanticIndexRegistry, batc
       await onBatch(results);
       await new Promise((resolve) => setImmediate(resolve));
     }
+  };
+}
+
+/** The mapper of a server: batches on the mapping worker pool's threads, off the event loop. */
+export function poolTermMapper(pool: MappingPool): TermMapper {
+  return async ({ release, cpt4ValidatedUntil, terms, options, signal, onBatch }) => {
+    await pool.mapTerms({ build: release.build, cpt4ValidatedUntil, terms, options, signal, onBatch });
   };
 }
 

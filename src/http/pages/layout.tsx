@@ -38,7 +38,7 @@ export interface PageContent {
   title: string;
   body: VNode | VNode[] | ComponentChildren;
   /** Which item of the main navigation is current. */
-  section?: 'home' | 'search' | 'vocabularies' | 'mapping-quality' | 'concept-set' | 'sign-in';
+  section?: 'home' | 'search' | 'vocabularies' | 'mapping-quality' | 'concept-set' | 'mapping' | 'sign-in';
   status?: number;
 }
 
@@ -52,6 +52,7 @@ const NAVIGATION: Array<{ section: NonNullable<PageContent['section']>; path: st
   { section: 'vocabularies', path: '/vocabularies', label: 'Vocabularies' },
   { section: 'mapping-quality', path: '/mapping-quality', label: 'Mapping quality' },
   { section: 'concept-set', path: '/concept-set', label: 'Concept set' },
+  { section: 'mapping', path: '/mapping', label: 'Mapping' },
 ];
 
 function ReleaseSwitcher({ ctx }: { ctx: PageContext }): VNode | null {

@@ -15,7 +15,9 @@ import { registerLandingPage } from './landing.js';
 import type { PagesOptions } from './page-context.js';
 import { registerSearchPages } from './search-page.js';
 import { registerSignInPages } from './sign-in.js';
+import { MAX_UPLOAD_BYTES, registerMappingPages } from './mapping-pages.js';
 import { registerMappingQualityPage } from './mapping-quality-page.js';
+import { registerMultipartForms } from './multipart-form.js';
 import { registerVocabularyPages } from './vocabulary-pages.js';
 
 /** Largest form body a page takes (an ATLAS expression pasted into the concept-set import). */
@@ -26,6 +28,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
   registerAssetRoutes(app);
   await app.register(async (pages) => {
     await pages.register(formbody, { bodyLimit: MAX_FORM_BYTES });
+    registerMultipartForms(pages, { fileBytes: MAX_UPLOAD_BYTES, fieldBytes: 4000 });
     registerSignInPages(pages, options);
     registerLandingPage(pages, options);
     registerConceptPages(pages, options);
@@ -33,5 +36,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions 
     registerSearchPages(pages, options);
     registerVocabularyPages(pages, options);
     registerMappingQualityPage(pages, options);
+    registerMappingPages(pages, options);
   });
 }

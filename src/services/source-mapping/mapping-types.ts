@@ -33,9 +33,9 @@ export interface MappingFilters {
 
 /** Rules that approve a term without a person (each one undoable by a reviewer). */
 export interface AutoApprovalRules {
-  /** Approve when the best candidate's reason is an exact code (within the filters). */
+  /** Approve the one candidate (within the filters) whose code, or whose Maps to source's code, equals the source code. */
   exact_code?: boolean;
-  /** Approve when the best candidate's name or a synonym equals the source name. */
+  /** Approve the one candidate whose name or a synonym (or whose Maps to source's name) equals the source name. */
   exact_name?: boolean;
   /** Approve when the best candidate scores at least this (0..1); undefined: no threshold rule. */
   score_at_least?: number;

@@ -2,13 +2,19 @@
  * The progress of a mapping's review: terms reviewed and approved, the share of the source frequency they carry, and
  * counts by status, equivalence, approving rule and target domain/vocabulary; as JSON and as Markdown.
  */
-import type { ReviewProgress } from '../../state/mapping-job-store.js';
-import { EQUIVALENCES, MAPPING_STATUSES, type Equivalence, type MappedTerm } from './mapping-types.js';
+import { EQUIVALENCES, MAPPING_STATUSES, type Equivalence, type MappedTerm, type MappingStatus } from './mapping-types.js';
 
 /** What the summary needs of a target concept that is not among the term's candidates (a reviewer's own choice). */
 export type TargetLookup = (conceptId: number) => { domain_id: string; vocabulary_id: string } | undefined;
 
-export interface ReviewSummary extends ReviewProgress {
+/** A superset of the state store's ReviewProgress (src/state/mapping-job-store.ts), which imports this folder's types. */
+export interface ReviewSummary {
+  total_terms: number;
+  reviewed_terms: number;
+  approved_terms: number;
+  total_frequency: number;
+  approved_frequency: number;
+  by_status: Record<MappingStatus, number>;
   /** Frequency of the terms whose status is not unchecked. */
   reviewed_frequency: number;
   by_equivalence: Record<Equivalence, number>;

@@ -152,7 +152,7 @@ function parseRecords(text: string, delimiter: string, bad: BadSourceRow[]): Par
         raw: true,
         on_record: ((record: { record: string[]; info: { lines: number }; raw: string }) => {
           const end = fromLine - 1 + record.info.lines;
-          const inner = record.raw.replace(/\r?\n$/, '');
+          const inner = record.raw.replace(/^\n+/, '').replace(/\n$/, '');
           const newlines = inner.split('\n').length - 1;
           out.push({ fields: record.record, line: end - newlines });
           lastEnd = end;
@@ -192,10 +192,20 @@ export function readSourceTerms(input: string | Buffer, options: SourceTermReadO
   const bytes = typeof input === 'string' ? Buffer.byteLength(input) : input.length;
   if (bytes > maxBytes) throw validationError(`${fileName} is ${bytes} bytes; at most ${maxBytes} bytes of source terms are accepted at once.`, { parameter: 'file', max_bytes: maxBytes });
   const text = (typeof input === 'string' ? input : input.toString('utf8')).replace(/^\uFEFF/, '');
+  if (typeof input !== 'string') {
+    // A byte sequence that is not UTF-8 decodes to U+FFFD: name where, rather than store mangled names.
+    const bad = text.indexOf('\uFFFD');
+    if (bad >= 0 && !input.includes(Buffer.from('\uFFFD'))) {
+      const before = text.slice(0, bad).split('\n');
+      const line = before.length;
+      throw validationError(`${fileName} is not UTF-8 (line ${line}, character ${before[line - 1]!.length + 1}): save it as UTF-8.`, { parameter: 'file', line });
+    }
+  }
   if (text.trim() === '') throw validationError(`${fileName} is empty: a header line naming the columns is required.`, { parameter: 'file', line: 1 });
   const delimiter = options.delimiter ?? sniffDelimiter(text);
   const bad: BadSourceRow[] = [];
-  const records = parseRecords(text, delimiter, bad);
+  // csv-parse counts lines wrongly across CRLF and blank lines: parse LF-only text (a CR inside a quoted name goes too)
+  const records = parseRecords(text.replace(/\r\n?/g, '\n'), delimiter, bad);
   const headerRecord = records.shift();
   if (!headerRecord || headerRecord.line !== 1 || bad.some((b) => b.line === 1)) {
     throw validationError(`${fileName}: line 1 must be a header naming the columns.`, { parameter: 'file', line: 1 });

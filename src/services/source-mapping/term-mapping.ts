@@ -1,6 +1,6 @@
 /**
  * Candidates for source terms: Usagi's filters plus each row's hints become search filters, rankCandidates proposes
- * the top k, the best is pre-selected, and the auto-approval rules may approve it (marked as the rule's doing).
+ * the top k, the best is pre-selected, and an auto-approval rule may approve one (marked as the rule's doing).
  */
 import { exactKey } from '../../search-model/text-normalization.js';
 import { UNIFORM_IDF, type IdfSource } from '../../search-model/semantic/lexicon/sparse-features.js';
@@ -168,17 +168,28 @@ function matchesExactly(view: ReleaseView, term: SourceTerm, c: TermCandidate, b
 }
 
 /**
- * The rule that approves a term's best candidate, if any: an exact code, then an exact name or synonym, then the score
- * threshold. An exact rule applies only when the best is the one candidate matching that way (several exact matches,
- * e.g. a code that maps to two concepts, are left to a person).
+ * The rule that approves a term, and the candidate it approves: the one candidate matching the source code exactly
+ * (directly or through Maps to), then the one matching the name or a synonym exactly, wherever they rank; then the
+ * best candidate when its score reaches the threshold. Several exact matches (a code that maps to two concepts) are
+ * left to a person.
  */
-export function approvingRule(view: ReleaseView, term: SourceTerm, candidates: readonly TermCandidate[], rules: AutoApprovalRules): StatusSetBy | null {
+export function approvingRule(
+  view: ReleaseView,
+  term: SourceTerm,
+  candidates: readonly TermCandidate[],
+  rules: AutoApprovalRules,
+): { by: StatusSetBy; conceptId: number } | null {
   const best = candidates[0];
   if (!best) return null;
-  const onlyBest = (by: 'code' | 'name') => matchesExactly(view, term, best, by) && candidates.filter((c) => matchesExactly(view, term, c, by)).length === 1;
-  if (rules.exact_code && term.source_code.trim() !== '' && onlyBest('code')) return { kind: 'rule', rule: 'exact_code' };
-  if (rules.exact_name && onlyBest('name')) return { kind: 'rule', rule: 'exact_name' };
-  if (rules.score_at_least !== undefined && best.score >= rules.score_at_least) return { kind: 'rule', rule: 'score_threshold' };
+  const only = (by: 'code' | 'name') => {
+    const matching = candidates.filter((c) => matchesExactly(view, term, c, by));
+    return matching.length === 1 ? matching[0]! : null;
+  };
+  const code = rules.exact_code && term.source_code.trim() !== '' ? only('code') : null;
+  if (code) return { by: { kind: 'rule', rule: 'exact_code' }, conceptId: code.concept_id };
+  const name = rules.exact_name ? only('name') : null;
+  if (name) return { by: { kind: 'rule', rule: 'exact_name' }, conceptId: name.concept_id };
+  if (rules.score_at_least !== undefined && best.score >= rules.score_at_least) return { by: { kind: 'rule', rule: 'score_threshold' }, conceptId: best.concept_id };
   return null;
 }
 
@@ -187,7 +198,7 @@ export function initialReview(view: ReleaseView, term: SourceTerm, candidates: r
   const review = uncheckedReview(candidates);
   const rule = approvingRule(view, term, candidates, rules);
   if (!rule) return review;
-  return { ...review, status: 'approved', status_set_by: rule, status_set_at: now.toISOString() };
+  return { ...review, concept_ids: [rule.conceptId], status: 'approved', status_set_by: rule.by, status_set_at: now.toISOString() };
 }
 
 /** Candidates and initial review of one term. */

@@ -223,7 +223,10 @@ function safeSplit(line: string): string[] {
 
 /** A field as Usagi reads it (surrounding quotes dropped, `\"` and `\\` unescaped), plus `\n` as a line break. */
 function unescapeField(raw: string): string {
-  const v = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  const quoted = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"');
+  const v = quoted ? raw.slice(1, -1) : raw;
+  // re-saved by a spreadsheet: RFC 4180 doubled quotes and no backslash escapes
+  if (quoted && v.includes('""') && !v.includes('\\')) return v.replace(/""/g, '"');
   let out = '';
   for (let i = 0; i < v.length; i++) {
     const ch = v[i]!;
