@@ -76,9 +76,16 @@ async function main(): Promise<void> {
   let vectors: Float32Array;
   if (dataDir.endsWith('.f32')) {
     const bytes = readFileSync(dataDir);
-    vectors = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
     dimension = 128;
-    ids = Array.from({ length: vectors.length / dimension }, (_, i) => i);
+    // N of them, evenly spaced (the file is in concept_id order)
+    const count = Math.min(n, all.length / dimension);
+    vectors = new Float32Array(count * dimension);
+    for (let i = 0; i < count; i++) {
+      const from = Math.floor((i * all.length) / dimension / count) * dimension;
+      vectors.set(all.subarray(from, from + dimension), i * dimension);
+    }
+    ids = Array.from({ length: count }, (_, i) => i);
     label = dataDir;
   } else {
     const release = await openReleaseVectors(dataDir);
