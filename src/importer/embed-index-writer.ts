@@ -1,15 +1,17 @@
 /**
  * Writes one embedding set into its temp dir in the format src/store/sqlite/sqlite-semantic-index.ts reads: the
  * entries (a concept's name, then its synonyms), their vectors batch by batch, the meta, then one save of the HNSW
- * index, which holds one vector per concept (the normalised mean of its texts' vectors, int8-quantised).
+ * index: one int8 vector per concept (the normalised mean of its texts' vectors), each distinct vector stored once.
  */
 import Database from 'better-sqlite3';
 import type { EmbeddingFiles } from '../store/semantic-dir.js';
 import {
   createVectorIndex,
+  quantizeVector,
   SEMANTIC_ENTRIES_DDL,
   SEMANTIC_ENTRIES_INDEX_DDL,
   SEMANTIC_FORMAT_VERSION,
+  SEMANTIC_SHARED_INDEX_DDL,
   type SemanticMetaKey,
 } from '../store/sqlite/sqlite-semantic-index.js';
 import type { SemanticIndexMeta } from '../store/semantic-index.js';
@@ -24,6 +26,11 @@ export class EmbeddingSetWriter {
   private readonly db: Database.Database;
   private readonly insertEntry: Database.Statement<[number, number, string, number]>;
   private readonly textsInRange: Database.Statement<[number, number]>;
+  private readonly insertShared: Database.Statement<[number, number]>;
+  /** Distinct quantised vectors seen: 52-bit hash → key, and a second hash of each (by key) to confirm a match. */
+  private readonly keyOfVector = new Map<number, number>();
+  private readonly checkOfKey = new Map<number, number>();
+  private sharedCount = 0;
   private entryCount = 0;
   private conceptCount = 0;
   private lastConcept = Number.NaN;
@@ -31,6 +38,8 @@ export class EmbeddingSetWriter {
   private vectors: ReturnType<typeof createVectorIndex> | null = null;
   /** 1 for the first entry (the name) of each concept, by key (a concept's entries have consecutive keys). */
   private firstOfConcept = new Uint8Array(1 << 16);
+  /** The concept of each name entry, by key. */
+  private conceptOfFirst = new Float64Array(1 << 16);
   /** The concept whose vectors are being summed: its name entry's key, and the sum. */
   private openKey = -1;
   private openSum: Float64Array | null = null;
@@ -42,6 +51,7 @@ export class EmbeddingSetWriter {
     this.db.exec(SEMANTIC_ENTRIES_DDL);
     this.insertEntry = this.db.prepare('INSERT INTO entries (key, concept_id, text, is_synonym) VALUES (?, ?, ?, ?)');
     this.textsInRange = this.db.prepare<[number, number]>('SELECT text FROM entries WHERE key >= ? AND key < ? ORDER BY key').pluck();
+    this.insertShared = this.db.prepare('INSERT INTO shared_vectors (concept_id, key) VALUES (?, ?)');
     this.db.exec('BEGIN');
   }
 
@@ -55,8 +65,12 @@ export class EmbeddingSetWriter {
         const grown = new Uint8Array(this.firstOfConcept.length * 2);
         grown.set(this.firstOfConcept);
         this.firstOfConcept = grown;
+        const grownConcepts = new Float64Array(grown.length);
+        grownConcepts.set(this.conceptOfFirst);
+        this.conceptOfFirst = grownConcepts;
       }
       this.firstOfConcept[key] = 1;
+      this.conceptOfFirst[key] = entry.conceptId;
     }
     this.insertEntry.run(key, entry.conceptId, entry.text, entry.isSynonym ? 1 : 0);
     if (++this.pendingInTransaction >= ENTRIES_PER_TRANSACTION) {
@@ -70,6 +84,7 @@ export class EmbeddingSetWriter {
   finishEntries(): { entryCount: number; conceptCount: number } {
     this.db.exec('COMMIT');
     this.db.exec(SEMANTIC_ENTRIES_INDEX_DDL);
+    this.db.exec('BEGIN'); // the shared_vectors rows, committed by finish()
     return { entryCount: this.entryCount, conceptCount: this.conceptCount };
   }
 
@@ -101,15 +116,29 @@ export class EmbeddingSetWriter {
     this.addConceptVectors(done, dimension);
   }
 
+  /** Adds each concept's quantised vector, or records that it equals one already added (see SEMANTIC_FORMAT_VERSION). */
   private addConceptVectors(done: ReadonlyArray<{ key: number; vector: Float32Array }>, dimension: number): void {
     if (done.length === 0) return;
-    const keys = new BigUint64Array(done.length);
-    const matrix = new Float32Array(done.length * dimension);
-    done.forEach((c, i) => {
-      keys[i] = BigInt(c.key);
-      matrix.set(c.vector, i * dimension);
-    });
-    this.vectors!.add(keys, matrix, INSERT_THREADS);
+    const keys: bigint[] = [];
+    const matrix = new Int8Array(done.length * dimension);
+    const quantized = new Int8Array(dimension);
+    for (const c of done) {
+      quantizeVector(c.vector, quantized);
+      const [hash, check] = vectorHashes(quantized);
+      const existing = this.keyOfVector.get(hash);
+      if (existing !== undefined && this.checkOfKey.get(existing) === check) {
+        this.insertShared.run(this.conceptOfFirst[c.key]!, existing);
+        this.sharedCount++;
+        continue;
+      }
+      if (existing === undefined) {
+        this.keyOfVector.set(hash, c.key);
+        this.checkOfKey.set(c.key, check);
+      }
+      matrix.set(quantized, keys.length * dimension);
+      keys.push(BigInt(c.key));
+    }
+    if (keys.length) this.vectors!.add(BigUint64Array.from(keys), matrix.subarray(0, keys.length * dimension), INSERT_THREADS);
   }
 
   /** Writes meta and the vector file, and closes. */
@@ -117,7 +146,9 @@ export class EmbeddingSetWriter {
     if (this.openSum) this.addConceptVectors([{ key: this.openKey, vector: unitVector(this.openSum) }], meta.dimension);
     this.openSum = null;
     const vectors = this.vectors ?? createVectorIndex(meta.dimension);
-    if (vectors.size() !== meta.conceptCount) throw new Error(`${vectors.size()} vectors for ${meta.conceptCount} concepts`);
+    if (vectors.size() + this.sharedCount !== meta.conceptCount) throw new Error(`${vectors.size()} vectors (+ ${this.sharedCount} shared) for ${meta.conceptCount} concepts`);
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.db.exec(SEMANTIC_SHARED_INDEX_DDL);
     const values: Record<SemanticMetaKey, string | number | Buffer | null> = {
       provider: meta.provider,
       dimension: meta.dimension,
@@ -142,6 +173,23 @@ export class EmbeddingSetWriter {
     if (this.db.open) this.db.close();
     this.vectors = null;
   }
+}
+
+/**
+ * Hashes of an int8 vector (FNV-1a-style, three multipliers): a 52-bit one to look it up and a 32-bit one to
+ * confirm, so two different vectors are taken for one with a probability of about n² / 2^85.
+ */
+function vectorHashes(vector: Int8Array): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x5bd1e995;
+  let c = 0x27d4eb2f;
+  for (let d = 0; d < vector.length; d++) {
+    const byte = vector[d]! & 0xff;
+    a = Math.imul(a ^ byte, 0x01000193);
+    b = Math.imul(b ^ byte, 0x9e3779b1);
+    c = Math.imul(c ^ byte, 0x85ebca77);
+  }
+  return [(a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff), c >>> 0];
 }
 
 /** A sum of unit vectors, scaled to unit length (a zero sum stays zero). */

@@ -1,7 +1,7 @@
 /**
  * SemanticIndex over one embedding set (../semantic-dir.ts): `entries.sqlite` says what each vector stands for,
- * `vectors.usearch` is a usearch HNSW index (cosine, int8) memory-mapped with `view()`. The file format is defined
- * here and used by the writer (src/importer/embed-index-writer.ts), so both sides agree by construction.
+ * `vectors.usearch` is a usearch HNSW index (cosine, int8) memory-mapped with `view()`. The format is defined here
+ * and used by the writer (src/importer/embed-index-writer.ts), so both sides agree by construction.
  */
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
@@ -21,22 +21,46 @@ CREATE TABLE entries (
   text       TEXT NOT NULL,
   is_synonym INTEGER NOT NULL     -- 0: the concept's name, 1: one of its synonyms
 );
+CREATE TABLE shared_vectors (
+  concept_id INTEGER PRIMARY KEY, -- a concept whose quantised vector is byte-identical to an indexed one…
+  key        INTEGER NOT NULL     -- …stored once, under this key (the name entry of the first such concept)
+);
 `;
 
 /** Created after the entries are inserted. */
 export const SEMANTIC_ENTRIES_INDEX_DDL = 'CREATE INDEX entries_by_concept ON entries (concept_id);';
+/** Created after the vectors are added. */
+export const SEMANTIC_SHARED_INDEX_DDL = 'CREATE INDEX shared_vectors_by_key ON shared_vectors (key);';
 
 /** The meta keys (values are text or numbers; provider_state is a BLOB or NULL). */
 export type SemanticMetaKey = 'provider' | 'dimension' | 'entry_count' | 'concept_count' | 'built_at' | 'embedding_id' | 'format' | 'provider_state';
 
 /**
- * Layout of an embedding set, recorded in its meta (`format`): 2 = one vector per concept (the mean
+ * Layout of an embedding set, recorded in its meta (`format`). 2 = one vector per concept (the mean
  * of its texts' vectors) whose usearch key is the key of the concept's name entry. (Not the
  * concept_id itself: at full size usearch then built the index about half again as slowly — 7:52
- * instead of about 5:10 for the first 74 % of the vectors — than with these dense keys.) A set of another format is refused
- * with an "embed the release again" message, never misread.
+ * instead of about 5:10 for the first 74 % of the vectors — than with these dense keys.) 3 = the
+ * same, quantised here (quantizeVector) rather than by usearch, and a vector byte-identical to one
+ * already indexed is stored once (shared_vectors): usearch's neighbour selection never prunes
+ * identical vectors, so groups of copies linked only to each other and trapped searches (28 % of
+ * concepts unreachable at full size in format 2). Format 2 is still read; any other is refused with
+ * an "embed the release again" message, never misread.
  */
-export const SEMANTIC_FORMAT_VERSION = 2;
+export const SEMANTIC_FORMAT_VERSION = 3;
+const READABLE_FORMATS = new Set([2, SEMANTIC_FORMAT_VERSION]);
+
+/**
+ * A unit vector as int8, scaled so that its largest component is ±127 and rounded. Cosine is scale-invariant, so
+ * this only trades precision: usearch's own cast scales by the norm (components of a 128-dimension unit vector
+ * then span about ±30) and truncates, which made many distinct concepts' vectors identical.
+ */
+export function quantizeVector(vector: Float32Array, out = new Int8Array(vector.length)): Int8Array {
+  let max = 0;
+  for (let d = 0; d < vector.length; d++) max = Math.max(max, Math.abs(vector[d]!));
+  const scale = max > 0 ? 127 / max : 0;
+  for (let d = 0; d < vector.length; d++) out[d] = Math.round(vector[d]! * scale);
+  return out;
+}
 
 // The CommonJS build: the ESM build finds its native addon from a stack trace, which fails under
 // some loaders (a `node -e` import recurses to a stack overflow); the CJS build uses __dirname.
@@ -90,7 +114,7 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
       throw new Error(`${files.entriesPath} has no provider or dimension in its meta table`);
     }
     const format = Number(metaValues.get('format') ?? 1);
-    if (format !== SEMANTIC_FORMAT_VERSION) {
+    if (!READABLE_FORMATS.has(format)) {
       throw new Error(`${files.entriesPath} is in vector format ${format}, this omopterm reads format ${SEMANTIC_FORMAT_VERSION}: embed the release again (omopterm embed --release X)`);
     }
     const rawState = metaValues.get('provider_state');
@@ -98,11 +122,14 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
 
     const vectors = createVectorIndex(meta.dimension);
     vectors.view(files.vectorsPath);
-    if (vectors.size() !== meta.conceptCount) {
-      throw new Error(`${files.vectorsPath} holds ${vectors.size()} vectors, its entries file ${meta.conceptCount} concepts: embed the release again`);
+    const shared = format >= 3 ? (db.prepare('SELECT count(*) FROM shared_vectors').pluck().get() as number) : 0;
+    if (vectors.size() + shared !== meta.conceptCount) {
+      throw new Error(`${files.vectorsPath} holds ${vectors.size()} vectors (+ ${shared} shared), its entries file ${meta.conceptCount} concepts: embed the release again`);
     }
 
     const conceptsOfKeys = db.prepare('SELECT key, concept_id FROM entries WHERE key IN (SELECT value FROM json_each(?))');
+    // Concepts sharing an indexed vector (format 3) come after the concept it is indexed under.
+    const sharersOfKeys = format >= 3 ? db.prepare('SELECT key, concept_id FROM shared_vectors WHERE key IN (SELECT value FROM json_each(?)) ORDER BY key, concept_id') : null;
     const byConcepts = db.prepare(
       'SELECT key, concept_id, text, is_synonym FROM entries WHERE concept_id IN (SELECT value FROM json_each(?)) ORDER BY concept_id, key',
     );
@@ -113,14 +140,26 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
       providerState: () => providerState,
       nearest(vector: Float32Array, k: number): SemanticNeighbour[] {
         if (meta.conceptCount === 0 || k <= 0) return [];
-        const found = vectors.search(vector, Math.min(Math.ceil(k), meta.conceptCount), 1);
+        const wanted = Math.min(Math.ceil(k), meta.conceptCount);
+        const found = vectors.search(format >= 3 ? quantizeVector(vector) : vector, Math.min(wanted, vectors.size()), 1);
         const keys = Array.from(found.keys, Number);
-        const conceptOfKey = new Map((conceptsOfKeys.all(JSON.stringify(keys)) as Array<{ key: number; concept_id: number }>).map((r) => [r.key, r.concept_id]));
+        const conceptsOfKey = new Map<number, number[]>();
+        const keysJson = JSON.stringify(keys);
+        const rows = conceptsOfKeys.all(keysJson) as Array<{ key: number; concept_id: number }>;
+        if (sharersOfKeys) rows.push(...(sharersOfKeys.all(keysJson) as Array<{ key: number; concept_id: number }>));
+        for (const r of rows) {
+          const list = conceptsOfKey.get(r.key);
+          if (list) list.push(r.concept_id);
+          else conceptsOfKey.set(r.key, [r.concept_id]);
+        }
         const out: SemanticNeighbour[] = [];
-        keys.forEach((key, i) => {
-          const conceptId = conceptOfKey.get(key);
-          if (conceptId !== undefined) out.push({ conceptId, similarity: Math.min(1, Math.max(0, 1 - found.distances[i]!)) });
-        });
+        for (let i = 0; i < keys.length && out.length < wanted; i++) {
+          const similarity = Math.min(1, Math.max(0, 1 - found.distances[i]!));
+          for (const conceptId of conceptsOfKey.get(keys[i]!) ?? []) {
+            if (out.length === wanted) break;
+            out.push({ conceptId, similarity });
+          }
+        }
         return out;
       },
       entriesOfConcepts: (conceptIds) => (conceptIds.length ? (byConcepts.all(JSON.stringify(conceptIds)) as EntryRow[]).map(toEntry) : []),

@@ -1,0 +1,192 @@
+/**
+ * The stored vector index as its writer and reader agree on it (format 3): concepts whose vectors are identical are
+ * all found, near-identical ones stay apart, a format-2 set (previous releases) is still read, others are refused.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddingSetWriter } from '../../src/importer/embed-index-writer.js';
+import { embeddingFiles, type EmbeddingFiles } from '../../src/store/semantic-dir.js';
+import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
+
+const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)('usearch') as typeof import('usearch');
+
+const DIMENSION = 128;
+/** Groups of concepts with one identical vector each: larger than the graph degree, as the synthetic release has. */
+const GROUPS = 20;
+const GROUP_SIZE = 40;
+const DISTINCT = 3000;
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function unit(values: ArrayLike<number>): Float32Array {
+  const v = Float32Array.from(values);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function randomUnit(random: () => number): Float32Array {
+  return unit(Array.from({ length: DIMENSION }, () => random() * 2 - 1));
+}
+
+interface Fixture {
+  conceptId: number;
+  vector: Float32Array;
+  group: number | null;
+}
+
+/** Writes one embedding set: each concept has one text, whose vector is the concept's vector. */
+function writeSet(files: EmbeddingFiles, concepts: readonly Fixture[]): void {
+  const writer = new EmbeddingSetWriter(files);
+  for (const c of concepts) writer.addEntry({ conceptId: c.conceptId, text: `concept ${c.conceptId}`, isSynonym: false });
+  const counts = writer.finishEntries();
+  const matrix = new Float32Array(concepts.length * DIMENSION);
+  concepts.forEach((c, i) => matrix.set(c.vector, i * DIMENSION));
+  for (let from = 0; from < concepts.length; from += 500) {
+    writer.addVectors(from, matrix.subarray(from * DIMENSION, Math.min(concepts.length, from + 500) * DIMENSION), DIMENSION);
+  }
+  writer.finish({ provider: 'test/1', dimension: DIMENSION, ...counts, builtAt: '2026-11-28T00:00:00Z', embeddingId: 'e1' }, null);
+}
+
+let root: string;
+let concepts: Fixture[];
+let files: EmbeddingFiles;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'omopterm-vector-format-'));
+  const random = seeded(24);
+  concepts = [];
+  let id = 1000;
+  for (let i = 0; i < DISTINCT; i++) concepts.push({ conceptId: id++, vector: randomUnit(random), group: null });
+  for (let g = 0; g < GROUPS; g++) {
+    const shared = randomUnit(random);
+    for (let i = 0; i < GROUP_SIZE; i++) concepts.push({ conceptId: id++, vector: shared, group: g });
+  }
+  // shuffled, so that copies arrive in different batches as they do in a release
+  for (let i = concepts.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [concepts[i], concepts[j]] = [concepts[j]!, concepts[i]!];
+  }
+  files = embeddingFiles(join(root, 'format3'));
+  mkdirSync(files.dir);
+  writeSet(files, concepts);
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('vector index format 3', () => {
+  it('finds every concept of a group of identical vectors, each with similarity 1, as many as k allows', () => {
+    const index = openSqliteSemanticIndex(files);
+    try {
+      expect(index.meta.conceptCount).toBe(DISTINCT + GROUPS * GROUP_SIZE);
+      for (let g = 0; g < GROUPS; g++) {
+        const members = concepts.filter((c) => c.group === g);
+        const found = index.nearest(members[0]!.vector, GROUP_SIZE);
+        expect(found.map((n) => n.conceptId).sort()).toEqual(members.map((m) => m.conceptId).sort());
+        for (const n of found) expect(n.similarity).toBeCloseTo(1, 5);
+        // a smaller k returns that many of them, never more
+        expect(index.nearest(members[0]!.vector, 5)).toHaveLength(5);
+      }
+    } finally {
+      index.close();
+    }
+  });
+
+  it('stores a vector shared by several concepts once', () => {
+    const db = new Database(files.entriesPath, { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) FROM shared_vectors').pluck().get()).toBe(GROUPS * (GROUP_SIZE - 1));
+    } finally {
+      db.close();
+    }
+    const vectors = new Index({ dimensions: DIMENSION, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: 12, expansion_add: 0, expansion_search: 0, multi: false });
+    vectors.view(files.vectorsPath);
+    expect(vectors.size()).toBe(DISTINCT + GROUPS);
+  });
+
+  it('reaches every distinct concept among its 10 nearest, the groups of copies notwithstanding', () => {
+    const index = openSqliteSemanticIndex(files);
+    try {
+      const missed = concepts.filter((c) => c.group === null && !index.nearest(c.vector, 10).some((n) => n.conceptId === c.conceptId));
+      expect(missed.map((c) => c.conceptId)).toEqual([]);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('keeps close but different vectors apart, with similarities within 0.005 of the exact cosine', () => {
+    const random = seeded(7);
+    const near = embeddingFiles(join(root, 'near'));
+    mkdirSync(near.dir);
+    const fixtures: Fixture[] = [];
+    for (let i = 0; i < 50; i++) {
+      const base = randomUnit(random);
+      fixtures.push({ conceptId: 10 * i, vector: base, group: i });
+      // a few hundredths on one component: cosine distances about 0.001, like names differing by one rare word
+      for (let v = 1; v <= 3; v++) fixtures.push({ conceptId: 10 * i + v, vector: unit(base.map((x, d) => (d === v ? x + 0.04 * v : x))), group: i });
+    }
+    writeSet(near, fixtures);
+    const index = openSqliteSemanticIndex(near);
+    try {
+      for (const f of fixtures) {
+        const found = index.nearest(f.vector, 4);
+        expect(found[0]!.conceptId).toBe(f.conceptId);
+        for (const n of found) {
+          const other = fixtures.find((x) => x.conceptId === n.conceptId)!;
+          const exact = other.vector.reduce((sum, x, d) => sum + x * f.vector[d]!, 0);
+          expect(Math.abs(n.similarity - exact)).toBeLessThan(0.005);
+        }
+      }
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe('other formats', () => {
+  /** A set as format 2 wrote it: float vectors cast by usearch, one per concept, no shared_vectors table. */
+  function writeFormat2(dir: string, format: number): EmbeddingFiles {
+    const set = embeddingFiles(dir);
+    mkdirSync(dir);
+    const db = new Database(set.entriesPath);
+    db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+      CREATE TABLE entries (key INTEGER PRIMARY KEY, concept_id INTEGER NOT NULL, text TEXT NOT NULL, is_synonym INTEGER NOT NULL);
+      CREATE INDEX entries_by_concept ON entries (concept_id);`);
+    const first = concepts.filter((c) => c.group === null).slice(0, 200);
+    const insert = db.prepare('INSERT INTO entries VALUES (?, ?, ?, 0)');
+    first.forEach((c, key) => insert.run(key, c.conceptId, `concept ${c.conceptId}`));
+    const meta = { provider: 'test/1', dimension: DIMENSION, entry_count: first.length, concept_count: first.length, built_at: 'x', embedding_id: 'e2', format };
+    for (const [key, value] of Object.entries(meta)) db.prepare('INSERT INTO meta VALUES (?, ?)').run(key, value);
+    db.close();
+    const vectors = new Index({ dimensions: DIMENSION, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: 12, expansion_add: 0, expansion_search: 0, multi: false });
+    const matrix = new Float32Array(first.length * DIMENSION);
+    first.forEach((c, i) => matrix.set(c.vector, i * DIMENSION));
+    vectors.add(BigUint64Array.from(first, (_, i) => BigInt(i)), matrix);
+    vectors.save(set.vectorsPath);
+    return set;
+  }
+
+  it('reads a format-2 set (float queries, one concept per vector)', () => {
+    const index = openSqliteSemanticIndex(writeFormat2(join(root, 'format2'), 2));
+    try {
+      const c = concepts.find((x) => x.group === null)!;
+      expect(index.nearest(c.vector, 1)[0]!.conceptId).toBe(c.conceptId);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('refuses a set of an unknown format, saying to embed again', () => {
+    expect(() => openSqliteSemanticIndex(writeFormat2(join(root, 'format9'), 9))).toThrow(/format 9.*embed the release again/);
+  });
+});
