@@ -28,6 +28,7 @@ import { resolveRelease } from '../plumbing/release-resolution.js';
 import { ADD_TO_SET_PATH } from './concept-set-controls.js';
 import { readBuilderSets, tooLarge, writeBuilderSets } from './concept-set-session.js';
 import { CsrfField, sendPage } from './layout.js';
+import { badField, checkbox, formOf, textField, type Form } from './form-fields.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
 import { formatNumber as number, ReleaseField, SectionLink, standardLabel } from './page-parts.js';
 
@@ -48,33 +49,10 @@ const MAX_RETURN_PATH = 2000;
 
 const expressionOf = (items: ConceptSetItem[]): ConceptSetExpression => ({ format: 'atlas-json', items });
 
-type Form = Record<string, unknown>;
 
-function formOf(request: FastifyRequest): Form {
-  const body = request.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Form) : {};
-}
 
-function badField(name: string, why: string): ServiceError {
-  return validationError(`Invalid form field '${name}': ${why}`, { parameter: name });
-}
 
-/** A single text field of the form; undefined when absent. */
-function textField(form: Form, name: string, maxLength: number): string | undefined {
-  const value = form[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw badField(name, 'give it once, as text.');
-  if (value.length > maxLength) throw badField(name, `at most ${maxLength} characters.`);
-  return value;
-}
 
-/** A checkbox: absent is false, "true" (or a browser's default "on") is true. */
-function checkbox(form: Form, name: string): boolean {
-  const value = textField(form, name, 10);
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true' || value === 'on') return true;
-  throw badField(name, `a checkbox is "true" or absent, got ${JSON.stringify(value)}.`);
-}
 
 /** The three flags of an item, from its form's checkboxes. */
 function itemFlags(form: Form): Omit<ConceptSetItem, 'conceptId'> {

@@ -37,6 +37,7 @@ import { CsrfField, pageHeaders, sendFragment, sendPage } from './layout.js';
 import { jobPath, MAPPING_PATH, Reasons, StatusBadge, statusWord, TermBlock, termPath, visibleCandidates } from './mapping-controls.js';
 import { rememberUpload, uploadReportOf, type BadRow, type UploadReport } from './mapping-session.js';
 import { isUploadedFile } from './multipart-form.js';
+import { badField, checkbox, formOf, textField, type Form } from './form-fields.js';
 import { pageContext, type PageContext, type PagesOptions } from './page-context.js';
 import { formatNumber as number, formatPercent, formatScore, plural } from './page-parts.js';
 
@@ -53,30 +54,11 @@ const MAX_QUERY = 200;
 /** Largest source-term file the upload form takes: the REST upload's bound. */
 export const MAX_UPLOAD_BYTES = MAX_MAPPING_UPLOAD_BYTES;
 
-type Form = Record<string, unknown>;
 type Jobs = StateStore;
 
-const formOf = (request: FastifyRequest): Form => {
-  const body = request.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Form) : {};
-};
 
-const badField = (name: string, why: string) => validationError(`Invalid form field '${name}': ${why}`, { parameter: name });
 
-function textField(form: Form, name: string, maxLength: number): string | undefined {
-  const value = form[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw badField(name, 'give it once, as text.');
-  if (value.length > maxLength) throw badField(name, `at most ${maxLength} characters.`);
-  return value;
-}
 
-function checkbox(form: Form, name: string): boolean {
-  const value = textField(form, name, 10);
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true' || value === 'on') return true;
-  throw badField(name, `a checkbox is "true" or absent, got ${JSON.stringify(value)}.`);
-}
 
 /** A comma-separated list of ids (domains, vocabularies, classes); empty entries dropped. */
 function idList(form: Form, name: string): string[] | undefined {

@@ -15,7 +15,7 @@ import { readUsagiCsv, termOfUsagiMapping, usagiMappingOf, writeUsagiCsv } from 
 import { COLUMN_ROLES, readSourceTerms, type ColumnRole, type SourceTermFile } from '../../services/source-mapping/source-term-reader.js';
 import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
 import { MAX_RANKED_CANDIDATES } from '../../services/semantic/ranked-candidates.js';
-import { MappingJobLimitError, MAX_MAPPING_JOBS_PER_OWNER, MAX_TERMS_PER_MAPPING_JOB, type MappingJobRecord } from '../../state/mapping-job-store.js';
+import { MappingJobLimitError, MAX_MAPPING_JOBS_PER_OWNER, MAX_TERMS_PER_MAPPING_JOB, type MappingJobRecord, type NewMappingJob } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import type { MappingJobRunner } from '../mapping-jobs/mapping-job-runner.js';
@@ -263,6 +263,24 @@ function jobReleaseView(registry: ReleaseRegistry, request: FastifyRequest, job:
 export async function registerMappingJobRoutes(app: FastifyInstance, deps: MappingJobRouteDependencies): Promise<void> {
   const { state, runner } = deps;
 
+  /** Stores a new job for the caller (its key's licence, the selected release) and wakes the runner. */
+  const submitJob = async (request: FastifyRequest, job: Pick<NewMappingJob, 'name' | 'options' | 'columns' | 'terms' | 'reviews'>): Promise<MappingJobRecord> => {
+    let created: MappingJobRecord;
+    try {
+      created = await state.createMappingJob({
+        ...job,
+        owner_key_id: ownerOf(request),
+        release_label: request.view.label,
+        cpt4_validated_until: request.caller.key?.cpt4_validated_until ?? null,
+      });
+    } catch (error) {
+      if (error instanceof MappingJobLimitError) throw limitError(error);
+      throw error;
+    }
+    runner.kick();
+    return created;
+  };
+
   await app.register(async (scope) => {
     // A CSV/TSV upload sent as the body itself arrives as `{ text }`, so both kinds of upload share one schema.
     scope.addContentTypeParser(CSV_MEDIA_TYPES, { parseAs: 'string', bodyLimit: MAX_MAPPING_UPLOAD_BYTES }, (_request, body, done) => done(null, { text: body, [CSV_UPLOAD]: true }));
@@ -305,22 +323,7 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
       async (request, reply) => {
         const csvUpload = (request.body as Record<symbol, unknown>)[CSV_UPLOAD] === true;
         const { file, name, options } = readSubmission(request, request.body, csvUpload);
-        let job: MappingJobRecord;
-        try {
-          job = await state.createMappingJob({
-            owner_key_id: ownerOf(request),
-            name,
-            release_label: request.view.label,
-            cpt4_validated_until: request.caller.key?.cpt4_validated_until ?? null,
-            options,
-            columns: file.columns as Record<string, string>,
-            terms: file.terms,
-          });
-        } catch (error) {
-          if (error instanceof MappingJobLimitError) throw limitError(error);
-          throw error;
-        }
-        runner.kick();
+        const job = await submitJob(request, { name, options, columns: file.columns as Record<string, string>, terms: file.terms });
         reply.code(202).header('Location', `/v1/mapping-jobs/${job.id}`);
         return ok(request, { job: jobView(job), columns: file.columns, column_choice: file.column_choice, delimiter: file.delimiter === '\t' ? 'tab' : file.delimiter, bad_rows: file.bad_rows });
       },
@@ -373,23 +376,13 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
         }
         const imported = mappings.map((m, i) => termOfUsagiMapping(m, i));
         const name = [csvUpload ? request.query.name : body.name].find((n): n is string => typeof n === 'string' && n.trim() !== '')?.trim() ?? fileName;
-        let job: MappingJobRecord;
-        try {
-          job = await state.createMappingJob({
-            owner_key_id: ownerOf(request),
-            name,
-            release_label: request.view.label,
-            cpt4_validated_until: request.caller.key?.cpt4_validated_until ?? null,
-            options,
-            columns: { source_code: 'sourceCode', source_name: 'sourceName', source_frequency: 'sourceFrequency' },
-            terms: imported.map((x) => x.term),
-            reviews: imported.map((x) => x.review),
-          });
-        } catch (error) {
-          if (error instanceof MappingJobLimitError) throw limitError(error);
-          throw error;
-        }
-        runner.kick();
+        const job = await submitJob(request, {
+          name,
+          options,
+          columns: { source_code: 'sourceCode', source_name: 'sourceName', source_frequency: 'sourceFrequency' },
+          terms: imported.map((x) => x.term),
+          reviews: imported.map((x) => x.review),
+        });
         reply.code(202).header('Location', `/v1/mapping-jobs/${job.id}`);
         return ok(request, { job: jobView(job), bad_rows });
       },
