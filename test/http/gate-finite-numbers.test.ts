@@ -13,6 +13,10 @@ let t: TestServer;
 
 beforeAll(async () => {
   t = await startTestServer({ releases: [{ dir: writeCoreFixture(), label: '2025.2', makeDefault: true }] });
+  // the mapping-job routes need a job of the caller's to answer 200
+  const job = await t.request('/v1/mapping-jobs', { method: 'POST', body: { text: 'source_name\nType 2 diabetes mellitus' } });
+  expect(job.status, job.text).toBe(202);
+  SAMPLE_VALUES.job_id = job.body.data.job.id;
 });
 afterAll(async () => {
   await t?.close();
