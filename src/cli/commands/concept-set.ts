@@ -13,6 +13,7 @@ import { resolveConceptSetPage } from '../../services/concept-sets/concept-set-o
 import { readExpression, type ConceptSetExpression } from '../../services/concept-sets/expression-formats.js';
 import { resolveExpression, type ConceptSetScope } from '../../services/concept-sets/resolve.js';
 import { ReleaseRegistry, type OpenRelease } from '../../store/release-registry.js';
+import { selectRelease } from './release-selection.js';
 import { releaseStoreOpener } from '../../store/openers/release-store-openers.js';
 import type { ConceptRecord } from '../../store/records.js';
 import { dataDirOption } from './options.js';
@@ -64,15 +65,6 @@ function readExpressionFile(file: string): ConceptSetExpression {
   }
 }
 
-function selectRelease(registry: ReleaseRegistry, dataDir: string, selector: string | undefined): OpenRelease {
-  const selection = registry.select(selector);
-  if (selection.ok) return selection.release;
-  throw new Error(
-    selection.reason === 'none_loaded'
-      ? `no releases loaded in ${resolve(dataDir)}`
-      : `release ${selector ?? 'default'} is not loaded (loaded: ${selection.available.join(', ') || 'none'})`,
-  );
-}
 
 async function resolveFile(file: string, options: ResolveCliOptions): Promise<void> {
   const expression = readExpressionFile(file);

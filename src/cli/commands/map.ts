@@ -18,7 +18,8 @@ import { describeBadRow, readSourceTerms, type ColumnRole, type SourceTermFile }
 import { DEFAULT_STCM_VALID_END, DEFAULT_STCM_VALID_START, sourceToConceptMapCsv, sourceToConceptMapRows } from '../../services/source-mapping/source-to-concept-map.js';
 import { checkMappingOptions, DEFAULT_CANDIDATES_PER_TERM } from '../../services/source-mapping/term-mapping.js';
 import { readUsagiCsv, termOfUsagiMapping, usagiMappingOf, writeUsagiCsv } from '../../services/source-mapping/usagi-csv.js';
-import { ReleaseRegistry, type OpenRelease } from '../../store/release-registry.js';
+import { ReleaseRegistry } from '../../store/release-registry.js';
+import { selectRelease } from './release-selection.js';
 import { releaseStoreOpener } from '../../store/openers/release-store-openers.js';
 import { mapTermsInPool } from '../../threads/mapping-pool.js';
 import { runInterruptibleJob } from './interruptible-job.js';
@@ -68,15 +69,6 @@ function readInput(file: string): Buffer {
   }
 }
 
-function selectRelease(registry: ReleaseRegistry, dataDir: string, selector: string | undefined): OpenRelease {
-  const selection = registry.select(selector);
-  if (selection.ok) return selection.release;
-  throw new Error(
-    selection.reason === 'none_loaded'
-      ? `no releases loaded in ${resolve(dataDir)}`
-      : `release ${selector ?? 'default'} is not loaded (loaded: ${selection.available.join(', ') || 'none'})`,
-  );
-}
 
 /** A service's 400/403 as the CLI's one-line error. */
 function serviceMessage<T>(f: () => T): T {
