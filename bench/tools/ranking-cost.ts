@@ -53,6 +53,8 @@ async function main(): Promise<void> {
   const wallStart = performance.now();
   let candidates = 0;
   let texts = 0;
+  /** Every distinct candidate text of the run: how often a job meets a text again (what a text cache could save). */
+  const distinct = new Set<string>();
   for (const text of names) {
     const started = performance.now();
     const gathered = await gatherCandidates(ctx, { text, filters: {}, k: 10 });
@@ -60,6 +62,7 @@ async function main(): Promise<void> {
     times.push(performance.now() - started);
     candidates += gathered.candidates.length;
     texts += gathered.candidates.reduce((s, c) => s + c.texts.length, 0);
+    for (const c of gathered.candidates) for (const t of c.texts) distinct.add(t.text);
   }
   const cpu = process.cpuUsage(cpuStart);
   const cpuPerTerm = (cpu.user + cpu.system) / 1000 / names.length;
@@ -70,7 +73,7 @@ async function main(): Promise<void> {
     `${build.label}: ${lookup.index.meta.conceptCount.toLocaleString('en-US')} vectors; ${names.length} terms, top-10: ` +
       `mean ${mean.toFixed(2)} ms, p50 ${percentile(times, 0.5).toFixed(2)} ms, p95 ${percentile(times, 0.95).toFixed(2)} ms per term; ` +
       `CPU ${cpuPerTerm.toFixed(2)} ms per term (the process's CPU time over the run, ${(wallTotal / 1000).toFixed(1)} s wall: on a busy machine wall time overstates); ` +
-      `${(candidates / names.length).toFixed(0)} candidates and ${(texts / names.length).toFixed(0)} texts scored per term`,
+      `${(candidates / names.length).toFixed(0)} candidates and ${(texts / names.length).toFixed(0)} texts scored per term; ${((100 * distinct.size) / Math.max(1, texts)).toFixed(0)} % of the texts scored were distinct over the run`,
   );
   await vectors.close();
   await registry.close();

@@ -6,7 +6,8 @@
  */
 import type { ReleaseStore } from '../../src/store/release-store.js';
 import type { MapQuery } from './map-by-name.js';
-import { RANK_DEPTH, type OutcomesByMethod } from './query-outcomes.js';
+import { RANK_DEPTH, type EvalQuery, type OutcomesByMethod } from './query-outcomes.js';
+import { SHARED, TFIDF } from './ranking-methods.js';
 
 const EXAMPLES = 8;
 /** A number written against its unit: "200mg", "0.5mcg/ml". */
@@ -46,4 +47,29 @@ export function explainMapMisses(queries: readonly MapQuery[], outcomes: Outcome
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * The tuning-half queries of one release whose target the lexical baseline ranks in its top 10 and the shared ranking
+ * does not, one line each: `- release: "query" → "target" [TF-IDF rank, shared rank]`.
+ */
+export function lexicalWinsOf(
+  release: string,
+  queries: readonly EvalQuery[],
+  outcomes: OutcomesByMethod,
+  tuningIndex: ReadonlyArray<number | undefined>,
+  store: ReleaseStore,
+): string[] {
+  const lexical = outcomes.get(TFIDF);
+  const shared = outcomes.get(SHARED);
+  if (!lexical || !shared) return [];
+  const lines: string[] = [];
+  queries.forEach((q, i) => {
+    if (tuningIndex[i] === undefined) return;
+    const [l, s] = [lexical[i]!.rank, shared[i]!.rank];
+    if (l === null || l > 10 || (s !== null && s <= 10)) return;
+    const targets = [...q.targets].map((id) => store.concepts.byId(id)?.concept_name ?? String(id));
+    lines.push(`- ${release}: "${q.text}" → "${targets.join('" or "')}" [TF-IDF ${l}, shared ${s ?? `not in the first ${RANK_DEPTH}`}]`);
+  });
+  return lines;
 }

@@ -16,7 +16,7 @@ import type { AthenaTables } from './athena-tables.js';
 import { loadEvalRelease, type EvalRelease } from './eval-release.js';
 import { isIndexedConcept } from './indexed-concepts.js';
 import { buildMapByName, type MapQuery } from './map-by-name.js';
-import { explainMapMisses } from './miss-analysis.js';
+import { explainMapMisses, lexicalWinsOf } from './miss-analysis.js';
 import { concatOutcomes, RANK_DEPTH, runQueries, summariseSubset, type EvalQuery, type OutcomesByMethod, type QueryOutcome } from './query-outcomes.js';
 import { evalContext, MEANING, rankingMethodsFor, RESOLVER, SHARED, TFIDF } from './ranking-methods.js';
 import { baselineChecks, formatResultsTable, formatTargetChecks, issueTargetChecks, type SubsetResult } from './results-table.js';
@@ -89,6 +89,8 @@ async function main(): Promise<void> {
   const tuningQueries: TuningQuery[] = [];
   const reportingQueries: TuningQuery[] = [];
   const displayTuning: DisplayTuningQuery[] = [];
+  /** Tuning-half queries whose target the lexical baseline ranks in its top 10 and the shared ranking does not. */
+  const lexicalWins: string[] = [];
   const evaluate = async (name: string, tables: AthenaTables, queries: readonly EvalQuery[], options: { resolver?: boolean } = {}) => {
     progress(`loading release ${name} (${tables.CONCEPT?.length ?? 0} concepts)`);
     const release = await loadEvalRelease(name, tables, workDir);
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
       outcomes.clear();
       for (const [name, list] of ordered) outcomes.set(name, list);
       if (outcomes.size > columns.length) columns = [...outcomes.keys()];
+      lexicalWins.push(...lexicalWinsOf(name, queries, outcomes, tuning, release.store));
       progress(`${name}: ${SHARED} (and the tuning half's resolver candidates) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } else for (const _ of queries) [tuning.push(undefined), reporting.push(undefined)];
     return { release, evaluated: { outcomes, tuning, reporting } satisfies Evaluated };
@@ -262,6 +265,8 @@ async function main(): Promise<void> {
       `Candidates:\n${countLines.join('\n')}`,
       tuningLines.join('\n'),
       explainMapMisses(mapQueries, mapOutcomes!, mapRelease!.store, SHARED),
+      `Where the lexical baseline finds the target in its top 10 and the shared ranking does not (tuning halves only, so that the cause can be worked on without looking at the reported queries; ${lexicalWins.length}):\n` +
+        (lexicalWins.length ? lexicalWins.join('\n') : '- none'),
       `Targets (issue #12; hybrid is the shared ranking):\n${formatTargetChecks(issueTargetChecks(results, { holdOut: HOLD_OUT_BOTH, differing: MAP_DIFFERING }, { hybrid: SHARED, baseline: TFIDF }))}`,
       `Targets (issue #24: the shared ranking at least the lexical baseline, top-1 and top-10, every set):\n${formatTargetChecks(baselineChecks(results, { shared: SHARED, baseline: TFIDF }))}`,
     ];

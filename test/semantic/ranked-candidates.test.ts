@@ -11,7 +11,7 @@ import { loadRelease } from '../../src/importer/load-release.js';
 import { LicenceRules } from '../../src/licences/licence-rules.js';
 import { ReleaseView } from '../../src/services/release-view.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { rankCandidates, type RankedCandidate, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
+import { rankCandidates, searchedWords, type RankedCandidate, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
 import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
@@ -173,5 +173,20 @@ describe('standard names of the fixture', () => {
     expect(standardNamed('Acute myocardial infarction')).toHaveLength(1);
     expect(byCode('44054006', 'SNOMED').standard_concept).toBe('S');
     expect(byCode('E11', 'ICD10CM').standard_concept).toBeNull();
+  });
+});
+
+describe('searchedWords: the words of a long source text that keyword search also searches alone', () => {
+  it('the 4 longest distinct content words, longest first, each cut to its first 5 letters (a word fragment)', () => {
+    // by hand: content words of 3+ letters are norethisterone (14), parenteral (10), injection (9), solution (8), oily (4);
+    // "for" is a stop word
+    expect(searchedWords('Norethisterone solution for injection, oily; parenteral', 4)).toEqual(['noret', 'paren', 'injec', 'solut']);
+  });
+  it('a word of 5 letters or fewer is searched whole; words under 3 letters and repeated words are left out', () => {
+    expect(searchedWords('MCV of RBC, MCV', 4)).toEqual(['mcv', 'rbc']);
+  });
+  it('none for a one-word text (the text query itself covers it)', () => {
+    expect(searchedWords('salbutamol', 4)).toEqual([]);
+    expect(searchedWords('salbutamol in', 4)).toEqual([]);
   });
 });
