@@ -6,10 +6,13 @@
  * often that happens, and apart from it how often the concept is exactly as near as the k-th result
  * (a tie: concepts with the same vector, or at the same quantised distance) and is left out by order.
  *
- *   npx tsx bench/tools/semantic-reachability.ts DATA_DIR [--sample N] [--k K] [--search K2]
+ *   npx tsx bench/tools/semantic-reachability.ts DATA_DIR [--sample N] [--k K] [--search K2] [--rescore K2]
  *
  * `--search K2` (≥ K) asks the index for K2 neighbours and keeps the first K: a wider search, as usearch searches
- * with max(expansion_search, k).
+ * with max(expansion_search, k). `--rescore K2` asks for K2 neighbours and keeps the K nearest by the exact cosine of
+ * the provider's float vectors (recomputed from each neighbour's texts), not by the index's int8 distance: what
+ * semantic search does, which scores every candidate of the index exactly (CANDIDATE_K_START of them); a concept
+ * left out then only by a concept with exactly the same vector (the same texts) is counted as tied.
  */
 import { openReleaseVectors } from './release-vectors.js';
 
@@ -23,7 +26,8 @@ async function main(): Promise<void> {
   if (!dataDir) throw new Error('usage: semantic-reachability.ts DATA_DIR [--sample N] [--k K]');
   const sample = option('--sample', 2000);
   const k = option('--k', 10);
-  const searchK = Math.max(k, option('--search', k));
+  const rescoreK = option('--rescore', 0);
+  const searchK = Math.max(k, option('--search', k), rescoreK);
   const vectors = await openReleaseVectors(dataDir);
   const ids = vectors.sampleConceptIds(sample);
   let unreached = 0;
@@ -33,9 +37,17 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (const id of ids) {
     const vector = await vectors.conceptVector(id);
-    const neighbours = vectors.index.nearest(vector, searchK).slice(0, k);
+    let neighbours = vectors.index.nearest(vector, searchK).slice(0, rescoreK > 0 ? searchK : k);
+    if (rescoreK > 0) {
+      const exact = await Promise.all(neighbours.map(async (n) => ({ conceptId: n.conceptId, similarity: dot(vector, await vectors.conceptVector(n.conceptId)) })));
+      neighbours = exact.sort((a, b) => b.similarity - a.similarity || a.conceptId - b.conceptId).slice(0, k);
+    }
     const found = neighbours.map((n) => n.conceptId);
-    if (!found.includes(id)) {
+    if (!found.includes(id) && rescoreK > 0) {
+      unreached++;
+      // left out by a concept with exactly the same float vector (the same texts): a tie no ranking can break
+      if (neighbours.at(-1)!.similarity >= dot(vector, vector) - 1e-6) tied++;
+    } else if (!found.includes(id)) {
       unreached++;
       const self = vectors.index.nearest(vector, Math.max(k, 1000)).find((n) => n.conceptId === id);
       if (self && self.similarity >= (neighbours.at(-1)?.similarity ?? 1)) tied++;
@@ -54,12 +66,18 @@ async function main(): Promise<void> {
   const pct = (x: number): string => ((100 * x) / ids.length).toFixed(2);
   console.log(
     `${vectors.label}: ${vectors.index.meta.conceptCount.toLocaleString('en-US')} concepts; ${ids.length} sampled, k = ${k}${searchK > k ? ` (of ${searchK} searched)` : ''}: ` +
-      `found ${ids.length - unreached} (${pct(ids.length - unreached)} %); not found ${unreached} (${pct(unreached)} %), of which ${tied} tied with the k-th ` +
+      `${rescoreK > 0 ? `the ${rescoreK} nearest re-scored exactly; ` : ''}found ${ids.length - unreached} (${pct(ids.length - unreached)} %); not found ${unreached} (${pct(unreached)} %), of which ${tied} tied with the k-th ` +
       `(exactly as near, left out by order: found or tied ${pct(ids.length - unreached + tied)} %); ${notFirst} found but not first ` +
       `(another concept as near, or quantisation); ${((performance.now() - started) / 1000).toFixed(1)} s. ` +
       `nearest(k = 200): p50 ${quantile(0.5)} ms, p99 ${quantile(0.99)} ms over ${lookupMs.length} lookups`,
   );
   await vectors.close();
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
 }
 
 main().catch((error: unknown) => {

@@ -39,7 +39,7 @@ export const SEMANTIC_SEARCH_ALIAS_PATH = '/v1/concepts/semantic-search';
 
 const HOW_IT_WORKS =
   'Candidates are the nearest standard and classification concepts in the release\'s vector index ' +
-  `(up to ${CANDIDATE_K_CAP.toLocaleString('en')}), the first ${KEYWORD_CANDIDATES} keyword-search results for the same text and filters (and for its longest words alone), ` +
+  `(up to ${CANDIDATE_K_CAP.toLocaleString('en')}), the first ${KEYWORD_CANDIDATES} keyword-search results for the same text and filters (and for the first letters of its longest words alone), ` +
   'exact name or synonym matches and the Maps to targets of non-standard ones; each is scored (0–1) against its best name or synonym (`matched_text`) by the shared candidate ranking ' +
   `(${HYBRID_WEIGHTS.meaning} × the embedding provider's similarity + ${HYBRID_WEIGHTS.lexical} × TF-IDF + ${HYBRID_WEIGHTS.coverage} × share of the query's words found + ${HYBRID_WEIGHTS.exact} × exact text). ` +
   'Licence rules apply (CPT4 only for validated keys; GPI and MedDRA never). ' +

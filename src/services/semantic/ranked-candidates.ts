@@ -96,8 +96,8 @@ export interface GatheredCandidates {
 
 /** How many of the text's content words (the longest first) are also keyword-searched alone (texts of 2+ words). */
 export const WORD_QUERIES = 4;
-/** Keyword-search results kept per single-word query. */
-export const WORD_QUERY_CANDIDATES = 50;
+/** Keyword-search results kept per single-word query (20 found the same targets as 30 and 50 on the tuning halves). */
+export const WORD_QUERY_CANDIDATES = 20;
 
 /**
  * The words of a text that are keyword-searched alone: its `n` longest distinct content words (stop words and words
@@ -170,11 +170,13 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
     }
   }
   const anyFilters: SearchFilters = { ...filters, standardConcepts: followMapsTo ? undefined : filters.standardConcepts };
-  for (const q of typoTolerantKeywordQueries(request.text)) {
+  // the text as typed; its typo-tolerant form only when no word is searched alone (the cut words alone cover it)
+  const wordsAlone = searchedWords(request.text, WORD_QUERIES);
+  for (const q of wordsAlone.length ? [request.text] : typoTolerantKeywordQueries(request.text)) {
     for (const concept of keywordCandidates(ctx.view, q, anyFilters)) consider(concept, 'keyword');
   }
   // keyword search wants every word: a long source description rarely matches whole, so its longest words also search alone
-  for (const word of searchedWords(request.text, WORD_QUERIES)) {
+  for (const word of wordsAlone) {
     for (const concept of keywordCandidates(ctx.view, word, anyFilters, WORD_QUERY_CANDIDATES)) consider(concept, 'keyword');
   }
   let scorer: ((texts: readonly string[]) => number[] | Promise<number[]>) | null = null;
