@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../services/errors.js';
-import { lexicalScorerFor } from '../../services/semantic/lexical-similarity.js';
+import { createLexicalScorer } from '../../services/semantic/lexical-similarity.js';
 import { UNIFORM_IDF } from '../../search-model/semantic/lexicon/sparse-features.js';
 import type { SemanticIndexLookup } from '../../services/semantic/semantic-index-registry.js';
 import type { SimilarContext } from '../../services/semantic/similar-concepts.js';
@@ -16,7 +16,7 @@ export function semanticLookupOf(request: FastifyRequest): Promise<SemanticIndex
 
 /** Lexical scoring with the release's word weights when its vectors carry them, else uniform weights. */
 export function lexicalScoring(lookup: SemanticIndexLookup): SimilarContext['lexical'] {
-  const lexical = lexicalScorerFor((lookup.ok ? lookup.idf : null) ?? UNIFORM_IDF);
+  const lexical = createLexicalScorer((lookup.ok ? lookup.idf : null) ?? UNIFORM_IDF);
   return (query, texts) => lexical.score(query, texts);
 }
 

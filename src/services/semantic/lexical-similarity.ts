@@ -3,7 +3,6 @@
  * weighted sum of the IDF-weighted word cosine (typo-tolerant) and the character-trigram cosine, 0..1.
  */
 
-import { LruCache } from '../../lru-cache.js';
 import { tokenize } from '../../search-model/text-normalization.js';
 import {
   addFeature,
@@ -31,25 +30,7 @@ interface LexicalFeatures {
   trigrams: SparseFeatures;
 }
 
-/** Texts whose features score() keeps, least recently used forgotten (as the default provider's FEATURE_CACHE_TEXTS). */
-export const LEXICAL_CACHE_TEXTS = 4096;
-
-const scorers = new WeakMap<IdfSource, LexicalScorer>();
-
-/** The one scorer of a set of word weights (a release's), so that its cache of text features serves every request. */
-export function lexicalScorerFor(idf: IdfSource): LexicalScorer {
-  let scorer = scorers.get(idf);
-  if (!scorer) scorers.set(idf, (scorer = createLexicalScorer(idf)));
-  return scorer;
-}
-
 export function createLexicalScorer(idf: IdfSource): LexicalScorer {
-  const cache = new LruCache<LexicalFeatures>(LEXICAL_CACHE_TEXTS);
-  const cachedFeatures = (text: string): LexicalFeatures => {
-    let f = cache.get(text);
-    if (!f) cache.set(text, (f = features(text)));
-    return f;
-  };
   const features = (text: string): LexicalFeatures => {
     const words: WordWeights = new Map();
     const trigrams: SparseFeatures = new Map();
@@ -66,8 +47,8 @@ export function createLexicalScorer(idf: IdfSource): LexicalScorer {
   };
   return {
     score(query, texts) {
-      const q = cachedFeatures(query);
-      return texts.map((t) => similarity(q, cachedFeatures(t)));
+      const q = features(query);
+      return texts.map((t) => similarity(q, features(t)));
     },
     against(texts) {
       const prepared = texts.map(features);

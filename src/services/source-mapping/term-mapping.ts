@@ -9,7 +9,7 @@ import type { SemanticIndex } from '../../store/semantic-index.js';
 import { validationError } from '../errors.js';
 import type { ReleaseView } from '../release-view.js';
 import type { SearchFilters, StandardFlag } from '../search/search-filters.js';
-import { lexicalScorerFor } from '../semantic/lexical-similarity.js';
+import { createLexicalScorer } from '../semantic/lexical-similarity.js';
 import { MAX_RANKED_CANDIDATES, rankCandidates, type RankedCandidate, type RankingContext } from '../semantic/ranked-candidates.js';
 import type { AutoApprovalRules, MappingFilters, MappingOptions, SourceTerm, StatusSetBy, TermCandidate, TermReview } from './mapping-types.js';
 
@@ -27,7 +27,7 @@ export interface TermMappingResult {
 
 /** The ranking context of a release for mapping: its vectors when it has usable ones, lexical scoring with its word weights. */
 export function mappingRankingContext(view: ReleaseView, semantic: { index: SemanticIndex; provider: EmbeddingProvider; idf: IdfSource | null } | null): RankingContext {
-  const lexical = lexicalScorerFor(semantic?.idf ?? UNIFORM_IDF);
+  const lexical = createLexicalScorer(semantic?.idf ?? UNIFORM_IDF);
   return { view, index: semantic?.index ?? null, provider: semantic?.provider ?? null, lexical: (q, texts) => lexical.score(q, texts) };
 }
 

@@ -5,7 +5,6 @@
  */
 
 import { LEXICON_PROVIDER_ID, type EmbeddingProvider } from '../embedding-provider.js';
-import { LruCache } from '../../../lru-cache.js';
 import { RandomProjection } from './random-projection.js';
 import { featureHash, WORD_FEATURE } from './sparse-features.js';
 import type { ReleaseLexicon } from './release-lexicon.js';
@@ -13,12 +12,6 @@ import { DEFAULT_LEXICON_WEIGHTS, TextFeatureExtractor, type LexiconFeatureWeigh
 
 export const LEXICON_DIMENSION = 128;
 const PROJECTION_SEED = `${LEXICON_PROVIDER_ID} random projection`;
-/**
- * Texts whose features similarity() keeps (least recently used forgotten): the candidates of one source term are
- * mostly other terms' candidates too (half of the texts scored over 500 terms of the 0.05 synthetic release were
- * repeats; bench/tools/ranking-cost.ts), and their features are most of a term's meaning cost. About 2 KB a text.
- */
-export const FEATURE_CACHE_TEXTS = 4096;
 
 export interface LexiconProvider extends EmbeddingProvider {
   readonly lexicon: ReleaseLexicon;
@@ -57,12 +50,6 @@ export function createLexiconProvider(
     return unitVector(sum);
   };
   const embedOne = (text: string): Float32Array => embedFeatures(extractor.features(text));
-  const featureCache = new LruCache<TextFeatures>(FEATURE_CACHE_TEXTS);
-  const cachedFeatures = (text: string): TextFeatures => {
-    let f = featureCache.get(text);
-    if (!f) featureCache.set(text, (f = extractor.features(text)));
-    return f;
-  };
 
   return {
     id,
@@ -74,9 +61,9 @@ export function createLexiconProvider(
       return texts.map(embedOne);
     },
     similarity(query, candidates) {
-      const q = cachedFeatures(query);
+      const q = extractor.features(query);
       const qWeight = extractor.partWeight(q);
-      return candidates.map((c) => extractor.similarity(q, cachedFeatures(c), qWeight));
+      return candidates.map((c) => extractor.similarity(q, extractor.features(c), qWeight));
     },
   };
 }
