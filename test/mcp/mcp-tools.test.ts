@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { connectHttp, connectStdio, structuredOf, toolErrorOf, type McpTestClient, type TransportKind } from './mcp-clients.js';
-import { BAD_ARGUMENT_CASES, CPT4_EXPLICIT_CASES, CPT4_IMPLICIT_CALLS, TOOL_CASES, withoutTimings, type RestCall } from './tool-cases.js';
+import { BAD_ARGUMENT_CASES, CPT4_EXPLICIT_CASES, CPT4_IMPLICIT_CALLS, OWN_TOOL_CASES, TOOL_CASES, withoutTimings, type RestCall } from './tool-cases.js';
 
 /** The hosted OMOPHub MCP server's tools (OMOPHub/omophub-mcp src/tools), which must all be here under these names. */
 const HOSTED_TOOLS = [
@@ -34,7 +34,13 @@ beforeAll(async () => {
   // this test file runs in its own forked worker (vitest pool 'forks'), so the setting stays here.
   previousTlsSetting = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
   process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-  t = await startTestServer({ releases: [{ dir: DEMO_VOCABULARY_DIR, label: '2025.2', makeDefault: true }] });
+  // Two releases (the same files) for the tools that compare releases.
+  t = await startTestServer({
+    releases: [
+      { dir: DEMO_VOCABULARY_DIR, label: '2025.1' },
+      { dir: DEMO_VOCABULARY_DIR, label: '2025.2', makeDefault: true },
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -109,23 +115,38 @@ describe.each(TRANSPORTS)('MCP over %s', (kind) => {
     expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['map-source-term', 'build-phenotype-concept-set', 'explore-concept']));
   });
 
-  it.each(TOOL_CASES.map((c) => [c.tool, JSON.stringify(c.args), c] as const))('%s %s answers the REST data', async (_tool, _args, c) => {
+  it('lists omopterm\'s own tools besides the hosted ones', async () => {
+    const names = (await mcp.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(OWN_TOOL_CASES.map((c) => c.tool)));
+  });
+
+  it.each([...TOOL_CASES, ...OWN_TOOL_CASES].map((c) => [c.tool, JSON.stringify(c.args), c] as const))('%s %s answers the REST data', async (_tool, _args, c) => {
     const result = (await mcp.client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
     const structured = structuredOf(result);
     expect(structured.meta.vocab_release).toBe('2025.2');
-    // Not an empty answer compared with an empty answer: every case finds concepts (or vocabularies).
-    expect(JSON.stringify(structured.data)).toMatch(/"(vocabulary_)?concept_id":[1-9]/);
+    // Not an empty answer compared with an empty answer: every case finds something.
+    expect(JSON.stringify(structured.data)).toMatch(/"(vocabulary_)?concept_id":[1-9]|"(code|outcome|label)":"[^"]+"|"changes":\[|"CONCEPT_ID":[1-9]|"from_total":[1-9]/);
     expect((result.content as Array<{ type: string; text: string }>)[0]!.text.length).toBeGreaterThan(0);
-    if ('path' in c.rest && typeof c.rest.path === 'string') {
+    if (c.fhir) {
+      const res = await rest(c.rest as RestCall);
+      expect(res.status, res.text).toBe(200);
+      c.fhir(structured.data, res.body);
+    } else if ('path' in c.rest && typeof c.rest.path === 'string') {
       const res = await rest(c.rest as RestCall);
       expect(res.status, res.text).toBe(200);
       expect(withoutTimings(structured.data)).toEqual(withoutTimings(res.body.data));
       if (res.body.meta.pagination) expect(structured.meta.pagination).toEqual(res.body.meta.pagination);
     } else {
       const parts = c.rest as Record<string, RestCall | null>;
-      const data = structured.data as Record<string, unknown>;
-      for (const [field, call] of Object.entries(parts)) {
-        expect(withoutTimings(data[field]), field).toEqual(call === null ? null : withoutTimings(await restData(call)));
+      for (const [path, call] of Object.entries(parts)) {
+        const actual = path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], structured.data);
+        if (call === null) {
+          expect(actual, path).toBeNull();
+          continue;
+        }
+        const expected = (await restData(call)) as Record<string, unknown>;
+        const fields = Object.fromEntries(Object.keys(expected).map((k) => [k, (actual as Record<string, unknown>)[k]]));
+        expect(withoutTimings(fields), path).toEqual(withoutTimings(expected));
       }
     }
   });
@@ -139,6 +160,11 @@ describe.each(TRANSPORTS)('MCP over %s', (kind) => {
       const res = await rest(c.rest);
       expect(res.body.error.code).toBe(c.code);
       expect(error.message).toBe(res.body.error.message);
+    }
+    if (c.fhir) {
+      const res = await rest(c.fhir);
+      expect(res.body.resourceType).toBe('OperationOutcome');
+      expect(error.message).toBe(res.body.issue[0].details.text);
     }
   });
 
@@ -162,7 +188,7 @@ describe.each(TRANSPORTS)('MCP over %s', (kind) => {
 
   it('a key without CPT4 validation never receives a CPT4 concept from any tool, where a validated key does', async () => {
     let seenByValidated = 0;
-    for (const call of [...CPT4_IMPLICIT_CALLS, ...TOOL_CASES]) {
+    for (const call of [...CPT4_IMPLICIT_CALLS, ...TOOL_CASES, ...OWN_TOOL_CASES]) {
       const result = (await mcp.client.callTool({ name: call.tool, arguments: call.args })) as CallToolResult;
       const everything = JSON.stringify(result);
       expect(everything, `${call.tool} ${JSON.stringify(call.args)}`).not.toMatch(/"vocabulary_id":"CPT4"|\[CPT4 /);

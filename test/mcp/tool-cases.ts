@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * Every MCP tool asked a question over the bundled demo vocabulary, with the REST request that asks the same question
  * (the tool's structured `data` must equal that answer's `data`), and bad arguments with the error each must give.
@@ -11,8 +13,16 @@ export interface RestCall {
 export interface ToolCase {
   tool: string;
   args: Record<string, unknown>;
-  /** The REST request(s) whose `data` the tool's `data` equals: one request, or one per field of `data`. */
+  /**
+   * The REST request(s) whose `data` the tool's `data` equals: one request, or one per part of `data` (a dotted path;
+   * the part's fields named in that answer must equal it).
+   */
   rest: RestCall | Record<string, RestCall | null>;
+  /**
+   * For the FHIR operations' tools: what must agree between the tool's plain `data` and the operation's FHIR answer
+   * (a Parameters resource or a ValueSet); without it the two `data` must be equal.
+   */
+  fhir?: (data: any, answer: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 export interface BadArgumentCase {
@@ -22,6 +32,8 @@ export interface BadArgumentCase {
   /** The message, exactly (argument checks), or the REST request that gives the same error (service checks). */
   message?: string;
   rest?: RestCall;
+  /** The FHIR operation that gives the same error: its OperationOutcome's text is the message. */
+  fhir?: RestCall;
 }
 
 /** Demo-vocabulary concepts the cases use (examples/demo-vocabulary/CONCEPT.csv). */
@@ -92,7 +104,137 @@ export const TOOL_CASES: readonly ToolCase[] = [
   },
 ];
 
+/** A FHIR Parameters resource's parameter values by name (value[x] of the first of each name). */
+export function parameterValue(parameters: { parameter?: Array<Record<string, unknown>> }, name: string): unknown {
+  const p = parameters.parameter?.find((x) => x.name === name);
+  if (!p) return undefined;
+  const key = Object.keys(p).find((k) => k.startsWith('value'));
+  return key ? p[key] : undefined;
+}
+
+const T2DM_EXPRESSION = {
+  items: [
+    { concept: { CONCEPT_ID: DEMO.diabetes }, isExcluded: false, includeDescendants: true, includeMapped: true },
+    { concept: { CONCEPT_ID: 201254 }, isExcluded: true, includeDescendants: true, includeMapped: true },
+  ],
+};
+
+/** omopterm's own tools: the FHIR operations' (compared with the /fhir/r4 answer) and the concept-set, mapping and release ones. */
+export const OWN_TOOL_CASES: readonly ToolCase[] = [
+  {
+    tool: 'lookup',
+    args: { system: 'http://snomed.info/sct', code: '44054006' },
+    rest: { path: '/fhir/r4/CodeSystem/$lookup?system=http://snomed.info/sct&code=44054006' },
+    fhir: (data, answer) => {
+      expect(data.display).toBe(parameterValue(answer, 'display'));
+      expect(data.name).toBe(parameterValue(answer, 'name'));
+      expect(data.version).toBe(parameterValue(answer, 'version'));
+      expect(data.properties.length).toBe(answer.parameter.filter((p: { name: string }) => p.name === 'property').length);
+    },
+  },
+  {
+    tool: 'validate_code',
+    args: { system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11', display: 'Type 2 diabetes mellitus' },
+    rest: { path: `/fhir/r4/CodeSystem/$validate-code?url=${q('http://hl7.org/fhir/sid/icd-10-cm')}&code=E11&display=${q('Type 2 diabetes mellitus')}` },
+    fhir: (data, answer) => {
+      expect(data.result).toBe(true);
+      expect(data.result).toBe(parameterValue(answer, 'result'));
+      expect(data.display).toBe(parameterValue(answer, 'display'));
+    },
+  },
+  {
+    tool: 'validate_code',
+    args: { system: 'http://snomed.info/sct', code: '44054006', display: 'Sugar' },
+    rest: { path: `/fhir/r4/CodeSystem/$validate-code?url=${q('http://snomed.info/sct')}&code=44054006&display=Sugar` },
+    fhir: (data, answer) => {
+      expect(data.result).toBe(false);
+      expect(parameterValue(answer, 'result')).toBe(false);
+      expect(data.issues.map((i: { text: string }) => i.text).join(' ')).toBe(parameterValue(answer, 'message'));
+    },
+  },
+  {
+    tool: 'subsumes',
+    args: { system: 'http://snomed.info/sct', code_a: '73211009', code_b: '44054006' },
+    rest: { path: '/fhir/r4/CodeSystem/$subsumes?system=http://snomed.info/sct&codeA=73211009&codeB=44054006' },
+    fhir: (data, answer) => {
+      expect(data.outcome).toBe('subsumes');
+      expect(data.outcome).toBe(parameterValue(answer, 'outcome'));
+    },
+  },
+  {
+    tool: 'expand',
+    args: { url: 'http://snomed.info/sct?fhir_vs=isa/73211009', count: 3 },
+    rest: { path: `/fhir/r4/ValueSet/$expand?url=${q('http://snomed.info/sct?fhir_vs=isa/73211009')}&count=3` },
+    fhir: (data, answer) => {
+      expect(data.total).toBe(answer.expansion.total);
+      expect(data.contains.map((c: { code: string }) => c.code)).toEqual(answer.expansion.contains.map((c: { code: string }) => c.code));
+    },
+  },
+  {
+    tool: 'expand',
+    args: { url: 'http://snomed.info/sct?fhir_vs=isa/73211009', filter: 'type 2' },
+    rest: { path: `/fhir/r4/ValueSet/$expand?url=${q('http://snomed.info/sct?fhir_vs=isa/73211009')}&filter=${q('type 2')}&count=20` },
+    fhir: (data, answer) => {
+      expect(data.total).toBeGreaterThan(0);
+      expect(data.total).toBe(answer.expansion.total);
+      expect(data.contains.map((c: { code: string }) => c.code)).toEqual(answer.expansion.contains.map((c: { code: string }) => c.code));
+    },
+  },
+  {
+    tool: 'translate',
+    args: { system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'E11' },
+    rest: { path: `/fhir/r4/ConceptMap/$translate?system=${q('http://hl7.org/fhir/sid/icd-10-cm')}&code=E11` },
+    fhir: (data, answer) => {
+      expect(data.result).toBe(parameterValue(answer, 'result'));
+      const codes = answer.parameter
+        .filter((p: { name: string }) => p.name === 'match')
+        .map((m: { part: Array<{ name: string; valueCoding?: { code: string } }> }) => m.part.find((x) => x.name === 'concept')?.valueCoding?.code);
+      expect(data.matches.map((m: { concept?: { code: string } }) => m.concept?.code)).toEqual(codes);
+      expect(codes).toContain(String(DEMO.type2Diabetes));
+    },
+  },
+  {
+    tool: 'resolve_concept_set',
+    args: { expression: T2DM_EXPRESSION, page_size: 50 },
+    rest: { method: 'POST', path: '/v1/concept-sets/resolve', body: { expression: T2DM_EXPRESSION, page_size: 50 } },
+  },
+  { tool: 'optimize_concept_set', args: { expression: T2DM_EXPRESSION }, rest: { method: 'POST', path: '/v1/concept-sets/optimize', body: { expression: T2DM_EXPRESSION } } },
+  {
+    tool: 'diff_concept_set',
+    args: { expression: T2DM_EXPRESSION, from_release: '2025.1', to_release: '2025.2' },
+    rest: { method: 'POST', path: '/v1/concept-sets/diff', body: { expression: T2DM_EXPRESSION, from_release: '2025.1', to_release: '2025.2' } },
+  },
+  {
+    tool: 'map_source_terms',
+    args: { terms: [{ source_name: 'type 2 diabetes' }, { source_name: 'atrial fibrillation', source_code: 'I48' }], k: 3 },
+    rest: {
+      'results.0': { method: 'POST', path: '/v1/mapping/candidates', body: { source_name: 'type 2 diabetes', k: 3 } },
+      'results.1': { method: 'POST', path: '/v1/mapping/candidates', body: { source_name: 'atrial fibrillation', source_code: 'I48', k: 3 } },
+    },
+  },
+  {
+    tool: 'diff_releases',
+    args: { system: 'http://snomed.info/sct', code: '44054006', from_release: '2025.1', to_release: '2025.2' },
+    rest: { path: '/fhir/r4/CodeSystem/$diff?system=http://snomed.info/sct&code=44054006&fromVersion=2025.1&toVersion=2025.2' },
+    fhir: (data, answer) => {
+      expect(data).toMatchObject({ from_release: '2025.1', to_release: '2025.2' });
+      expect(data.changes.length).toBe(answer.parameter.filter((p: { name: string }) => p.name === 'change').length);
+    },
+  },
+  { tool: 'list_releases', args: {}, rest: { path: '/v1/vocabularies/releases?page_size=100' } },
+];
+
 export const BAD_ARGUMENT_CASES: readonly BadArgumentCase[] = [
+  { tool: 'lookup', args: { system: 'http://snomed.info/sct', code: '00000' }, code: 'concept_not_found', fhir: { path: '/fhir/r4/CodeSystem/$lookup?system=http://snomed.info/sct&code=00000' } },
+  { tool: 'subsumes', args: { system: 'http://snomed.info/sct', code_a: '73211009', code_b: '00000' }, code: 'concept_not_found', fhir: { path: '/fhir/r4/CodeSystem/$subsumes?system=http://snomed.info/sct&codeA=73211009&codeB=00000' } },
+  { tool: 'subsumes', args: { system: 'http://snomed.info/sct', code_a: '73211009' }, code: 'validation_error', message: "Missing required argument 'code_b'." },
+  { tool: 'expand', args: { url: 'http://snomed.info/sct?fhir_vs', count: 101 }, code: 'validation_error', message: "Invalid argument 'count': must be <= 100." },
+  { tool: 'translate', args: { system: 'http://snomed.info/sctx', code: '44054006' }, code: 'validation_error', message: "Unknown code system 'http://snomed.info/sctx' in argument 'system'. Did you mean 'http://snomed.info/sct'?" },
+  { tool: 'resolve_concept_set', args: { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: 'yes' }] } }, code: 'validation_error', rest: { method: 'POST', path: '/v1/concept-sets/resolve', body: { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: 'yes' }] } } } },
+  { tool: 'diff_concept_set', args: { expression: { items: [] }, from_release: '1999.1', to_release: '2025.2' }, code: 'release_not_found', rest: { method: 'POST', path: '/v1/concept-sets/diff', body: { expression: { items: [] }, from_release: '1999.1', to_release: '2025.2' } } },
+  { tool: 'map_source_terms', args: { terms: [] }, code: 'validation_error', message: "Invalid argument 'terms': must NOT have fewer than 1 items." },
+  { tool: 'diff_releases', args: { system: 'http://snomed.info/sct', code: '00000', from_release: '2025.1' }, code: 'not_found', message: "Code '00000' is not in system 'http://snomed.info/sct' in either release." },
+  { tool: 'list_releases', args: { page: 0 }, code: 'validation_error', message: "Invalid argument 'page': must be >= 1." },
   { tool: 'search_concepts', args: {}, code: 'validation_error', message: "Missing required argument 'query'." },
   { tool: 'search_concepts', args: { query: 'diabetes', page_size: 51 }, code: 'validation_error', message: "Invalid argument 'page_size': must be <= 50." },
   { tool: 'search_concepts', args: { query: 'diabetes', vocab_release: '1999.1' }, code: 'release_not_found', rest: { path: '/v1/search/concepts?query=diabetes&vocab_release=1999.1' } },
