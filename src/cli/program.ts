@@ -12,6 +12,7 @@ import { registerEmbedCommand } from './commands/embed.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerLoadCommand } from './commands/load.js';
 import { registerMapCommand } from './commands/map.js';
+import { registerMcpCommand } from './commands/mcp.js';
 import { registerReleasesCommand } from './commands/releases.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerSynthCommand } from './commands/synth.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerDemoCommand(program);
   registerConceptSetCommand(program);
   registerMapCommand(program);
+  registerMcpCommand(program);
 
   program.addHelpText('after', ENVIRONMENT_HELP);
   for (const command of commandTree(program)) command.showHelpAfterError(`run '${commandPath(command)} --help' for its usage`);

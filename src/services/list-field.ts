@@ -11,3 +11,13 @@ export function listField(value: string[] | string | undefined, name: string): s
   const cleaned = items.map((v) => v.trim()).filter((v) => v.length > 0);
   return cleaned.length ? cleaned : undefined;
 }
+
+/** A comma-joined list as clients send it in a query string: `SNOMED,ICD10CM` → ['SNOMED', 'ICD10CM']; empty entries dropped; undefined when absent. */
+export function csvList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  return items.length ? items : undefined;
+}

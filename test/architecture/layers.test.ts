@@ -1,7 +1,8 @@
 /**
  * The layering of src/ (issue 21): store/, importer/ and athena/ never import services/ or http/,
  * search-model/ and mapping-model/ stay below them; http/plumbing/ never imports http/fhir/; no two
- * folders import each other, directly or round a cycle; no adapter (src/http/, src/cli/) reads a release store.
+ * folders import each other, directly or round a cycle; no adapter (src/http/, src/cli/, src/mcp/) reads a release store;
+ * the MCP adapter (src/mcp/) is imported by no layer below it and imports neither the HTTP adapters nor the CLI.
  * Reads every import of every source file; a failure names the file and the import (or the store read).
  */
 import { existsSync } from 'node:fs';
@@ -26,6 +27,11 @@ const RULES: readonly ForbiddenImport[] = [
   // The licence rules are below everything that applies them (the store's filters, the importer, the services).
   ...['src/services', 'src/http', 'src/store', 'src/importer', 'src/threads'].map((to) => ({ from: 'src/licences', to })),
   { from: 'src/http/plumbing', to: 'src/http/fhir' },
+  // The MCP server is an adapter like the HTTP surfaces: nothing below it imports it, and it speaks to the services,
+  // never through the HTTP adapters or the CLI (both of which start it).
+  ...['src/services', 'src/store', 'src/importer', 'src/athena', 'src/state', 'src/licences', 'src/threads'].map((from) => ({ from, to: 'src/mcp' })),
+  { from: 'src/mcp', to: 'src/http' },
+  { from: 'src/mcp', to: 'src/cli' },
 ];
 
 describe('layers of src/', () => {
@@ -37,7 +43,7 @@ describe('layers of src/', () => {
     expect(edges.some((e) => e.from === 'src/store/sqlite/search/text-streams.ts' && e.to === 'src/search-model/tier-plan.ts')).toBe(true);
   });
 
-  it('store/, importer/ and athena/ import neither services/ nor http/; the models stay below them; http/plumbing/ does not import http/fhir/', () => {
+  it('store/, importer/ and athena/ import neither services/ nor http/; the models stay below them; http/plumbing/ does not import http/fhir/; mcp/ is an adapter', () => {
     const broken = forbiddenImports(edges, RULES);
     expect(broken, `forbidden imports:\n${broken.join('\n')}`).toEqual([]);
   });
@@ -47,9 +53,9 @@ describe('layers of src/', () => {
     expect(cycles, cycles.join('\n\n')).toEqual([]);
   });
 
-  it('no adapter (src/http/, src/cli/) reads a release store: every read goes through the view or a service', () => {
+  it('no adapter (src/http/, src/cli/, src/mcp/) reads a release store: every read goes through the view or a service', () => {
     // The gate (src/http/plumbing/gatekeeper.ts) builds the view from the registry's release without reading its store either.
-    const reads = adapterStoreReads(REPO_ROOT, ['src/http', 'src/cli']);
+    const reads = adapterStoreReads(REPO_ROOT, ['src/http', 'src/cli', 'src/mcp']);
     expect(reads, `store reads in adapters (use a ReleaseView member or a service function):\n${reads.join('\n')}`).toEqual([]);
   });
 

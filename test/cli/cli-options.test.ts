@@ -37,7 +37,7 @@ describe('the data directory', () => {
 describe('environment variables (docs/operations.md "Command line")', () => {
   it('covers every command of the program, nested ones included', () => {
     expect(subcommands.map(commandPath).sort()).toEqual(
-      ['clients', 'clients create', 'clients list', 'clients revoke', 'concept-set', 'concept-set diff', 'concept-set resolve', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'map', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
+      ['clients', 'clients create', 'clients list', 'clients revoke', 'concept-set', 'concept-set diff', 'concept-set resolve', 'demo', 'embed', 'keys', 'keys create', 'keys list', 'keys revoke', 'load', 'map', 'mcp', 'releases', 'releases default', 'serve', 'synth'].map((c) => `omopterm ${c}`).sort(),
     );
     // The root has only --version (and --help), which are not settings.
     expect(program.options.map((o) => o.long)).toEqual(['--version']);

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LicenceRules } from '../../licences/licence-rules.js';
+import { quotaExceededError, rateLimitError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
 import { ReleaseView } from '../../services/release-view.js';
 import { ACCESS_TOKEN_PREFIX, ANONYMOUS_SESSION_LIFETIME_SECONDS, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
@@ -111,17 +112,7 @@ function invalidCredentialError(request: FastifyRequest): ServiceError {
   return new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
 }
 
-/** 429 for an empty bucket: the key's, or the client address's for requests without a valid key. */
-export function rateLimitError(rate: RateDecision, keyed: boolean): ServiceError {
-  const whose = keyed ? 'this key allows' : 'requests without a valid API key are limited, per client address, to';
-  return new ServiceError(
-    429,
-    'rate_limit_exceeded',
-    `Rate limit exceeded: ${whose} ${rate.limit} requests per second. Retry after ${rate.retry_after_seconds} s.`,
-    { limit_per_second: rate.limit, retry_after_seconds: rate.retry_after_seconds },
-    { 'Retry-After': String(rate.retry_after_seconds) },
-  );
-}
+export { rateLimitError };
 
 export function releaseSelector(request: FastifyRequest): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
@@ -182,22 +173,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
       return sendError(request, reply, invalidCredentialError(request));
     }
     const quota = admission.quota;
-    if (quota && !quota.allowed) {
-      const retryAfter = Math.max(1, quota.resets_at_epoch_seconds - Math.floor(Date.now() / 1000));
-      return sendError(
-        request,
-        reply,
-        new ServiceError(
-          429,
-          'monthly_quota_exceeded',
-          `Monthly quota exhausted: this key has used all ${quota.quota} calls of the current month; the quota resets at ${new Date(
-            quota.resets_at_epoch_seconds * 1000,
-          ).toISOString()}.`,
-          { quota: quota.quota, used: quota.used, resets_at: new Date(quota.resets_at_epoch_seconds * 1000).toISOString() },
-          { 'Retry-After': String(retryAfter) },
-        ),
-      );
-    }
+    if (quota && !quota.allowed) return sendError(request, reply, quotaExceededError(quota));
     request.caller = { key, licences: new LicenceRules(key.cpt4_validated_until) };
   });
 

@@ -6,10 +6,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { ADMINISTRATIVE_SYSTEMS } from '../../services/fhir-resolver/administrative-concept-maps.js';
 import { OMOP_CONCEPT_SYSTEM } from '../../services/fhir/code-system-uris.js';
-import type { DisplayResolutionContext } from '../../services/fhir-resolver/display-resolution.js';
 import { CODEABLE_CONCEPT_MAX_CODINGS, resolveCodeableConcept, VOCABULARY_PREFERENCE } from '../../services/fhir-resolver/resolve-codeable-concept.js';
 import { resolveBatch, RESOLVE_BATCH_MAX } from '../../services/fhir-resolver/resolve-batch.js';
-import { resolveCoding, type ResolverContext } from '../../services/fhir-resolver/resolve-coding.js';
+import { resolveCoding } from '../../services/fhir-resolver/resolve-coding.js';
 import { SEMANTIC_MEDIUM_SIMILARITY } from '../../services/fhir-resolver/resolution-quality.js';
 import {
   RECOMMENDATIONS_DEFAULT_LIMIT,
@@ -22,7 +21,7 @@ import {
 } from '../../services/fhir-resolver/resolution.js';
 import { ok } from '../plumbing/envelope.js';
 import { ConceptBriefFields, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
-import { lexicalScoring, semanticLookupOf } from './semantic-context.js';
+import { resolverContextOf } from './semantic-context.js';
 
 const RESOLVER_ERRORS = { ...STANDARD_ERRORS, 404: ErrorEnvelope };
 
@@ -193,21 +192,6 @@ function codingOf(body: CodingBody): CodingInput {
     vocabulary_id: body.vocabulary_id,
     concept_map_id: body.concept_map_id,
     user_selected: body.user_selected ?? body.userSelected,
-  };
-}
-
-/** The resolver's context for this request; the display fallback's vectors are looked up once, when first needed. */
-function resolverContextOf(request: FastifyRequest): ResolverContext {
-  const view = request.view;
-  let display: Promise<DisplayResolutionContext> | undefined;
-  return {
-    view,
-    displayContext: () =>
-      (display ??= semanticLookupOf(request).then((lookup) => ({
-        view,
-        semantic: lookup.ok ? { index: lookup.index, provider: lookup.provider, view } : null,
-        lexical: lexicalScoring(lookup),
-      }))),
   };
 }
 
