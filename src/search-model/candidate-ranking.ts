@@ -56,7 +56,7 @@ export const DISPLAY_DOMAIN_WEIGHT = 0;
  * as the highest threshold (by 0.01) that still resolves 95 % of the displays whose first match is right; text
  * unrelated to any concept ("xylophone orchestra rehearsal") scores below it.
  */
-export const DISPLAY_MATCH_THRESHOLD = 0.38;
+export const DISPLAY_MATCH_THRESHOLD = 0.36;
 
 /** The resolution score of a display match: the model's score blended with the domain preference. */
 export function displayScore(modelScore: number, domainPreference: number): number {
