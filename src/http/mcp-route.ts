@@ -80,7 +80,10 @@ function rebindingRefusal(request: FastifyRequest, options: McpHttpOptions): str
     return `Invalid Origin header: ${origin}`;
   }
   const sameOrigin = parsed.protocol === 'https:' && parsed.host.toLowerCase() === host.toLowerCase();
-  return sameOrigin || options.allowedOrigins.includes(parsed.origin) ? undefined : `Invalid Origin header: ${origin}`;
+  // On a loopback listener a page served from this machine (any loopback name, scheme or port) may call; a rebinding
+  // page's Origin keeps the attacker's name, which is not one of them.
+  const local = options.allowedHostNames !== null && options.allowedHostNames.includes(hostNameOf(parsed.host));
+  return sameOrigin || local || options.allowedOrigins.includes(parsed.origin) ? undefined : `Invalid Origin header: ${origin}`;
 }
 
 export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencies): void {

@@ -144,15 +144,30 @@ describe('/mcp sessions', () => {
   });
 });
 
+describe('/mcp header validation', () => {
+  it('refuses a POST whose Accept lacks text/event-stream (406) and an unsupported MCP-Protocol-Version (400)', async () => {
+    const notAcceptable = await post(INITIALIZE, { accept: 'application/json' });
+    expect(notAcceptable.status).toBe(406);
+    expect(notAcceptable.body.jsonrpc).toBe('2.0');
+    const session = await initialize(t.key);
+    const badVersion = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': session, 'mcp-protocol-version': '1999-01-01' });
+    expect(badVersion.status).toBe(400);
+    expect(badVersion.body.error.message).toContain('Unsupported protocol version');
+  });
+});
+
 describe('/mcp DNS-rebinding protection', () => {
-  it('refuses a foreign Origin with 403, and accepts the server\'s own origin', async () => {
+  it("refuses a foreign Origin with 403, and accepts the server's own origin and local pages", async () => {
     const foreign = await post(INITIALIZE, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.message).toBe('Invalid Origin header: https://evil.example');
     const own = await post(INITIALIZE, { origin: `https://127.0.0.1:${t.port}` });
     expect(own.status).toBe(200);
-    const wrongScheme = await post(INITIALIZE, { origin: `http://127.0.0.1:${t.port}` });
-    expect(wrongScheme.status).toBe(403);
+    // The server listens on loopback: a page on this machine (a loopback name, any scheme or port) may call it.
+    const local = await post(INITIALIZE, { origin: 'http://localhost:3000' });
+    expect(local.status).toBe(200);
+    const opaque = await post(INITIALIZE, { origin: 'null' });
+    expect(opaque.status).toBe(403);
   });
 
   it('refuses a Host that is not a loopback name on a server listening on loopback', async () => {
