@@ -26,6 +26,7 @@ import { registerRelatedRoutes } from './rest/related-routes.js';
 import { registerRelationshipBatchRoutes } from './rest/relationship-batch-routes.js';
 import { registerDomainRoutes } from './rest/domain-routes.js';
 import { registerFhirSurface } from './fhir-surface.js';
+import { registerMcpRoute, type McpHttpOptions } from './mcp-route.js';
 import { registerOAuth2TokenRoute } from './oauth2-token-route.js';
 import { registerPages } from './pages/register-pages.js';
 import { registerFhirResolverRoutes } from './rest/fhir-resolver-routes.js';
@@ -51,6 +52,8 @@ export interface AppDependencies {
   semanticIndexes: SemanticIndexRegistry;
   /** Maps the terms of mapping jobs (the server's worker pool); without it they are mapped on the request thread between requests. */
   mapTerms?: TermMapper;
+  /** Host and Origin rules of /mcp (default: any host, the server's own origin only). */
+  mcp?: McpHttpOptions;
 }
 
 declare module 'fastify' {
@@ -122,8 +125,8 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
         version: deps.version,
         description:
           'Self-hosted terminology server for the OMOP standardized vocabularies. REST surface under /v1 (OMOPHub-compatible ' +
-          'JSON envelope), FHIR terminology surface under /fhir/{r4,r4b,r5,r6}. HTTPS only; every request needs ' +
-          '`Authorization: Bearer <API key>` (on /fhir also an OAuth 2.0 token from POST /oauth2/token). Select a vocabulary release with `vocab_release` or the X-Vocab-Release header.',
+          'JSON envelope), FHIR terminology surface under /fhir/{r4,r4b,r5,r6}, MCP server for LLM agents at /mcp. HTTPS only; every request needs ' +
+          '`Authorization: Bearer <API key>` (on /fhir and /mcp also an OAuth 2.0 token from POST /oauth2/token). Select a vocabulary release with `vocab_release` or the X-Vocab-Release header.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -159,6 +162,13 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerDomainRoutes(app);
   registerConceptClassRoutes(app);
   registerStatisticsRoutes(app, deps.registry);
+  registerMcpRoute(app, {
+    registry: deps.registry,
+    state: deps.state,
+    semanticIndexes: deps.semanticIndexes,
+    version: deps.version,
+    options: deps.mcp ?? { allowedHostNames: null, allowedOrigins: [] },
+  });
 
   return app;
 }

@@ -14,6 +14,7 @@ import { MappingPool } from '../threads/mapping-pool.js';
 import { poolTermMapper } from './mapping-jobs/mapping-job-runner.js';
 import { VERSION } from '../version.js';
 import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
+import { LOOPBACK_HOST_NAMES, type McpHttpOptions } from './mcp-route.js';
 import { advertisedEndpoints, registeredRoutePaths } from './advertised-endpoints.js';
 import { rateLimitHeaders } from './plumbing/response-headers.js';
 import { DEFAULT_TRANSPORT_LIMITS, HttpsTransport, loadTlsMaterial, type DrainOutcome, type TlsMaterial, type TransportLimits } from './transport.js';
@@ -47,6 +48,15 @@ export interface ServerOptions {
   /** How long close() lets in-flight requests finish before closing their connections. */
   shutdownGraceMs?: number;
   onNotice?: (line: string) => void;
+  /** Host names /mcp answers to (default: the loopback names when listening on a loopback address, else any). */
+  mcpAllowedHosts?: string[];
+  /** Origins a browser may call /mcp from besides the server's own. */
+  mcpAllowedOrigins?: string[];
+}
+
+/** True for an address only this machine reaches (where DNS rebinding is the threat /mcp's Host check stops). */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export interface RunningServer {
@@ -104,8 +114,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         rateLimitHeaders((await state.admit({ secret: null, clientAddress, anonymousRatePerSecond, meter: false })).rate),
     },
   );
+  const host = options.host ?? DEFAULT_HOST;
+  const mcp: McpHttpOptions = {
+    allowedHostNames: options.mcpAllowedHosts?.length ? options.mcpAllowedHosts.map((h) => h.toLowerCase()) : isLoopbackHost(host) ? [...LOOPBACK_HOST_NAMES] : null,
+    allowedOrigins: options.mcpAllowedOrigins ?? [],
+  };
   const app = await buildApp(
-    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes, ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}) },
+    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes, mcp, ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}) },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,
@@ -119,7 +134,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clientErrorHandler: transport.clientErrorHandler,
     },
   );
-  const host = options.host ?? DEFAULT_HOST;
   await app.listen({ host, port: options.port ?? DEFAULT_PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);

@@ -136,6 +136,10 @@ export class EmbeddedStateStore implements StateStore {
     return { key: key ?? null, rate, quota, session };
   }
 
+  async meter(key: ApiKeyRecord): Promise<QuotaDecision> {
+    return this.meterCall(key);
+  }
+
   async createSession(keyId: string | null, lifetimeSeconds = BROWSER_SESSION_LIFETIME_SECONDS): Promise<BrowserSession> {
     const key = keyId === null ? null : (this.stmts.activeById.get(keyId) as ApiKeyRecord | undefined);
     if (key === undefined) throw new Error(`no active API key with id '${keyId}'`);

@@ -136,6 +136,11 @@ export interface StateStore extends MappingJobStore {
    * the client address's) bucket and, when asked and allowed, meters one call.
    */
   admit(request: AdmissionRequest): Promise<Admission>;
+  /**
+   * Meters one call of an already admitted key, refusing it when the monthly quota is used up: for requests that hold
+   * several calls (MCP over HTTP: the gate admits the request unmetered, each tool call is one call).
+   */
+  meter(key: ApiKeyRecord): Promise<QuotaDecision>;
   /** Refuses (rejects) a name already used by an active key. */
   createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }>;
   listKeys(): Promise<ApiKeyRecord[]>;

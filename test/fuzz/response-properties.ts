@@ -87,6 +87,13 @@ function isOperationOutcome(body: unknown): boolean {
 }
 
 /** An RFC 6749 §5.2 error ({error, error_description}): what the token endpoint answers a refused request. */
+/** The MCP endpoint answers JSON-RPC 2.0 (a result or an error), past the gate's refusals in the REST envelope. */
+function isJsonRpcAnswer(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const message = body as { jsonrpc?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+  return message.jsonrpc === '2.0' && (message.result !== undefined || (typeof message.error?.code === 'number' && typeof message.error.message === 'string'));
+}
+
 function isOAuthError(body: unknown): boolean {
   const b = body as { error?: unknown; error_description?: unknown } | undefined;
   return !!b && typeof b.error === 'string' && typeof b.error_description === 'string';
@@ -123,7 +130,8 @@ export function checkResponse(request: FuzzRequest, response: FuzzResponse, lice
     const envelopeProblem = isEnvelope(body, requestId);
     const fhirAnswer = looksFhir(request.url) && (isOperationOutcome(body) || (ok && isFhirResource(body)) || isFhirXml(response, ok));
     const oauthAnswer = request.operation.path === OAUTH2_TOKEN_PATH && isOAuthError(body);
-    if (envelopeProblem && !fhirAnswer && !oauthAnswer) {
+    const mcpAnswer = request.operation.path === '/mcp' && isJsonRpcAnswer(body);
+    if (envelopeProblem && !fhirAnswer && !oauthAnswer && !mcpAnswer) {
       violations.push({ rule: 'shape', message: `${status} is neither the REST envelope (${envelopeProblem}) nor a FHIR OperationOutcome: ${response.text.slice(0, 200)}` });
     } else {
       const missing = ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((h) => headers[h] === undefined);

@@ -153,8 +153,11 @@ function minimalRequest(op: Operation, omit?: string): { path: string; body?: un
   return { path: query.length ? `${path}?${query.join('&')}` : path, ...(body ? { body } : {}) };
 }
 
-/** Routes whose request is not JSON, checked by their own test: the OAuth token endpoint (RFC 6749 form body; test/http/oauth2-token.test.ts). */
-const NON_JSON_ROUTES = new Set(['POST /oauth2/token']);
+/**
+ * Routes whose request is not a plain JSON call, checked by their own tests: the OAuth token endpoint (RFC 6749 form
+ * body; test/http/oauth2-token.test.ts) and the MCP endpoint (JSON-RPC sessions; test/mcp/).
+ */
+const NON_JSON_ROUTES = new Set(['POST /oauth2/token', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
 
 const send = (op: Operation, request: { path: string; body?: unknown }) => t.request(request.path, { method: op.method, body: request.body });
 

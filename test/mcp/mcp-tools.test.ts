@@ -69,7 +69,7 @@ function connect(kind: TransportKind, key: string): Promise<McpTestClient> {
   return kind === 'stdio' ? connectStdio(t.dataDir, key) : connectHttp(t.url, key);
 }
 
-const TRANSPORTS: TransportKind[] = ['stdio'];
+const TRANSPORTS: TransportKind[] = ['stdio', 'http'];
 
 describe.each(TRANSPORTS)('MCP over %s', (kind) => {
   let mcp: McpTestClient;

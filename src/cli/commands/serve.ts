@@ -31,6 +31,8 @@ export interface ServeCliOptions {
   shutdownGrace: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   embeddingModel?: string;
+  mcpAllowedHosts?: string[];
+  mcpAllowedOrigins?: string[];
 }
 
 export function serveOptions(command: Command): Command {
@@ -100,6 +102,19 @@ export function serveOptions(command: Command): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--mcp-allowed-hosts <list>',
+        'comma-separated host names the MCP endpoint (/mcp) answers to, e.g. your public name behind a proxy (default: localhost, 127.0.0.1 and [::1] when listening on a loopback address, else any)',
+      )
+        .env('OMOPTERM_MCP_ALLOWED_HOSTS')
+        .argParser(parseList),
+    )
+    .addOption(
+      new Option('--mcp-allowed-origins <list>', "comma-separated origins (https://host[:port]) browsers may call /mcp from besides the server's own")
+        .env('OMOPTERM_MCP_ALLOWED_ORIGINS')
+        .argParser(parseList),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request log level')
         .env('OMOPTERM_LOG_LEVEL')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent'])
@@ -130,6 +145,8 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
     shutdownGraceMs: options.shutdownGrace * 1000,
     logLevel: options.logLevel,
     embeddings: embeddingChoice(options.embeddingModel),
+    mcpAllowedHosts: options.mcpAllowedHosts,
+    mcpAllowedOrigins: options.mcpAllowedOrigins,
     onNotice: (line) => process.stderr.write(`${line}\n`),
   });
   if (server.registry.labels().length === 0) {

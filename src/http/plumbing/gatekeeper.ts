@@ -1,7 +1,7 @@
 /**
  * The request gate, run once for every request before any route code, deciding on the matched route: transport,
- * rate, API key (or OAuth token on /fhir), monthly quota, release selection and the request's release view (the
- * release with the key's licence rules), through one call to the state store.
+ * rate, API key (or OAuth token on /fhir and /mcp), monthly quota, release selection and the request's release view (the
+ * release with the key's licence rules), through one call to the state store. /mcp meters and selects per tool call.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LicenceRules } from '../../licences/licence-rules.js';
@@ -53,9 +53,14 @@ function requiresKey(request: FastifyRequest): boolean {
   return request.routeOptions.url !== undefined && request.routeOptions.config?.public !== true && pageAccessOf(request) === undefined;
 }
 
-/** True when the matched route reads a release: every API route that needs a key, and every signed-in page. */
+/** True when the route admits the calls a request carries one by one (MCP): see FastifyContextConfig.perCallAdmission. */
+function admitsPerCall(request: FastifyRequest): boolean {
+  return request.routeOptions.url !== undefined && request.routeOptions.config?.perCallAdmission === true;
+}
+
+/** True when the matched route reads a release: every API route that needs a key (but MCP's, whose tools name theirs), and every signed-in page. */
 function readsRelease(request: FastifyRequest): boolean {
-  return requiresKey(request) || pageAccessOf(request) === 'signed-in';
+  return (requiresKey(request) && !admitsPerCall(request)) || pageAccessOf(request) === 'signed-in';
 }
 
 /**
@@ -80,9 +85,9 @@ export function localReturnPath(url: string): string {
   return url.startsWith('/') && !/^.[/\\]/.test(url) && /^[\x21-\x7e]*$/.test(url) ? url : '/';
 }
 
-/** True when the request matched a FHIR route that needs a key: only there is an OAuth access token a key. */
+/** True when the request matched a FHIR or MCP route that needs a key: only there is an OAuth access token a key. */
 function acceptsAccessToken(request: FastifyRequest): boolean {
-  return requiresKey(request) && surfaceOfPath(request.routeOptions.url!) === 'fhir';
+  return requiresKey(request) && (surfaceOfPath(request.routeOptions.url!) === 'fhir' || admitsPerCall(request));
 }
 
 export function admissionRequest(request: FastifyRequest, anonymousRatePerSecond: number, meter: boolean): AdmissionRequest {
@@ -106,7 +111,7 @@ function invalidCredentialError(request: FastifyRequest): ServiceError {
     return new ServiceError(
       401,
       'invalid_api_key',
-      'OAuth 2.0 access tokens are accepted on the FHIR surface (/fhir) only; send an API key: "Authorization: Bearer <API key>".',
+      'OAuth 2.0 access tokens are accepted on the FHIR surface (/fhir) and by the MCP server (/mcp) only; send an API key: "Authorization: Bearer <API key>".',
     );
   }
   return new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
@@ -145,7 +150,7 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
 
     const needsKey = requiresKey(request);
     const secure = isSecureTransport(request);
-    const admission = await state.admit(admissionRequest(request, options.anonymousRatePerSecond, needsKey && secure));
+    const admission = await state.admit(admissionRequest(request, options.anonymousRatePerSecond, needsKey && secure && !admitsPerCall(request)));
     request.rateDecision = admission.rate;
 
     if (!secure) {

@@ -45,6 +45,12 @@ declare module 'fastify' {
     page?: PageAccess;
     /** The response may be cached (fingerprinted static assets); every other answer is Cache-Control: no-store. */
     cacheable?: boolean;
+    /**
+     * The request carries calls the route admits one by one (MCP over HTTP: one call per tool call, each on the release
+     * it names): the gate authenticates (API key or OAuth access token) and rate-limits the request, but neither meters
+     * it nor selects a release.
+     */
+    perCallAdmission?: boolean;
   }
 }
 

@@ -1,0 +1,170 @@
+/**
+ * The MCP server over Streamable HTTP at POST/GET/DELETE /mcp, behind the same gate as /v1 and /fhir (API key or OAuth
+ * access token, rate limit); each tool call is then metered as one call and answered with the caller's licences.
+ * Sessions (Mcp-Session-Id) belong to the key that opened them; Host and Origin are checked against DNS rebinding.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer, type McpRequestExtra } from '../mcp/mcp-server.js';
+import { quotaExceededError } from '../services/admission-errors.js';
+import { ServiceError } from '../services/errors.js';
+import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
+import type { ApiKeyRecord, StateStore } from '../state/state-store.js';
+import type { ReleaseRegistry } from '../store/release-registry.js';
+import type { Caller } from './plumbing/request-context.js';
+import { applyResponseHeaders } from './plumbing/response-headers.js';
+
+export const MCP_PATH = '/mcp';
+/** Sessions idle longer than this are closed (the client starts a new one with initialize). */
+export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** Most open sessions per key; the oldest idle one is closed to make room. */
+export const MCP_MAX_SESSIONS_PER_KEY = 16;
+
+/** Host names a server listening on a loopback address answers to (DNS rebinding: any other Host is refused). */
+export const LOOPBACK_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+export interface McpHttpOptions {
+  /**
+   * Host names (without port) the Host header may carry; null: any (a server behind a proxy, or on a public address).
+   * Default (start-server.ts): the loopback names when the server listens on a loopback address.
+   */
+  allowedHostNames: readonly string[] | null;
+  /** Origins (scheme://host[:port]) a browser may call /mcp from besides the server's own origin. */
+  allowedOrigins: readonly string[];
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  keyId: string;
+  lastSeen: number;
+}
+
+interface McpRouteDependencies {
+  registry: ReleaseRegistry;
+  state: StateStore;
+  semanticIndexes: SemanticIndexRegistry;
+  version: string;
+  options: McpHttpOptions;
+}
+
+/** The caller of the HTTP request a tool call came in, as the route hands it to the transport (AuthInfo.extra). */
+interface McpAuthExtra extends Record<string, unknown> {
+  caller: Caller & { key: ApiKeyRecord };
+}
+
+function hostNameOf(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
+  return value.split(':')[0]!;
+}
+
+/** The JSON-RPC error answer the SDK gives for transport-level refusals, with our common headers. */
+function jsonRpcError(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+/** Refuses a request whose Host or Origin could come from a DNS-rebinding page; undefined when it may proceed. */
+function rebindingRefusal(request: FastifyRequest, options: McpHttpOptions): string | undefined {
+  const host = String(request.headers.host ?? '');
+  if (options.allowedHostNames && !options.allowedHostNames.includes(hostNameOf(host))) return `Invalid Host header: ${host}`;
+  const origin = request.headers.origin;
+  if (origin === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return `Invalid Origin header: ${origin}`;
+  }
+  const sameOrigin = parsed.protocol === 'https:' && parsed.host.toLowerCase() === host.toLowerCase();
+  // On a loopback listener a page served from this machine (any loopback name, scheme or port) may call; a rebinding
+  // page's Origin keeps the attacker's name, which is not one of them.
+  const local = options.allowedHostNames !== null && options.allowedHostNames.includes(hostNameOf(parsed.host));
+  return sameOrigin || local || options.allowedOrigins.includes(parsed.origin) ? undefined : `Invalid Origin header: ${origin}`;
+}
+
+export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencies): void {
+  const sessions = new Map<string, Session>();
+
+  const admit = async (extra: McpRequestExtra) => {
+    const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
+    if (!auth) throw new ServiceError(401, 'missing_api_key', 'An API key is required: send the header "Authorization: Bearer <API key>".');
+    const quota = await deps.state.meter(auth.caller.key);
+    if (!quota.allowed) throw quotaExceededError(quota);
+    return auth.caller.licences;
+  };
+
+  function closeSession(id: string): void {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+  }
+
+  /** Closes sessions idle too long, and the oldest of this key's when it has too many. */
+  function sweep(keyId: string, now: number): void {
+    for (const [id, s] of sessions) if (now - s.lastSeen > MCP_SESSION_IDLE_MS) closeSession(id);
+    const own = [...sessions.entries()].filter(([, s]) => s.keyId === keyId).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+    for (const [id] of own.slice(0, Math.max(0, own.length - MCP_MAX_SESSIONS_PER_KEY + 1))) closeSession(id);
+  }
+
+  async function openSession(keyId: string): Promise<StreamableHTTPServerTransport> {
+    sweep(keyId, Date.now());
+    const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, version: deps.version, admit });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server, keyId, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    const refusal = rebindingRefusal(request, deps.options);
+    if (refusal) return jsonRpcError(request, reply, 403, refusal);
+    const caller = request.caller as Caller & { key: ApiKeyRecord };
+    const sessionId = request.headers['mcp-session-id'];
+    let transport: StreamableHTTPServerTransport;
+    if (typeof sessionId === 'string') {
+      const session = sessions.get(sessionId);
+      // Another key's session is not found either: a session id is no credential.
+      if (!session || session.keyId !== caller.key.id) return jsonRpcError(request, reply, 404, 'Session not found');
+      session.lastSeen = Date.now();
+      transport = session.transport;
+    } else if (request.method === 'POST' && isInitializeRequest(request.body)) {
+      transport = await openSession(caller.key.id);
+    } else {
+      return jsonRpcError(request, reply, 400, 'Bad Request: No valid session ID provided (send initialize first, then the Mcp-Session-Id it returns).');
+    }
+    // The transport writes the answer itself: our common headers go on first, and the caller travels with the request.
+    applyResponseHeaders(request, reply);
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+    reply.hijack();
+    const raw = request.raw as typeof request.raw & { auth?: { token: string; clientId: string; scopes: string[]; extra: McpAuthExtra } };
+    raw.auth = { token: '', clientId: caller.key.id, scopes: [], extra: { caller } };
+    await transport.handleRequest(raw, reply.raw, request.body);
+  }
+
+  const config = { perCallAdmission: true };
+  const schema = { tags: ['MCP'], summary: 'Model Context Protocol (Streamable HTTP)', description:
+      'The Model Context Protocol server for LLM agents (docs/mcp.md): JSON-RPC 2.0 over Streamable HTTP — POST a message (initialize first; then send the Mcp-Session-Id it returns), GET the event stream, DELETE the session. Each tool call counts as one call of the key; tools take vocab_release as an argument.',
+  };
+  app.post(MCP_PATH, { config, schema }, handle);
+  app.get(MCP_PATH, { config, schema }, handle);
+  app.delete(MCP_PATH, { config, schema }, handle);
+  app.addHook('onClose', async () => {
+    for (const id of [...sessions.keys()]) closeSession(id);
+  });
+}
