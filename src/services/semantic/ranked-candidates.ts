@@ -7,6 +7,7 @@ import type { ConceptRecord } from '../../store/records.js';
 import type { SemanticIndex } from '../../store/semantic-index.js';
 import type { EmbeddingProvider } from '../../search-model/semantic/embedding-provider.js';
 import { exactKey, exactKeyHash, tokenize } from '../../search-model/text-normalization.js';
+import { americanSpellingVariant } from '../../search-model/spelling-variants.js';
 import { contentTokens } from '../../search-model/stop-words.js';
 import {
   candidateScore,
@@ -170,9 +171,12 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
     }
   }
   const anyFilters: SearchFilters = { ...filters, standardConcepts: followMapsTo ? undefined : filters.standardConcepts };
-  // the text as typed; its typo-tolerant form only when no word is searched alone (the cut words alone cover it)
-  const wordsAlone = searchedWords(request.text, WORD_QUERIES);
-  for (const q of wordsAlone.length ? [request.text] : typoTolerantKeywordQueries(request.text)) {
+  // the text as typed, and its American spelling when it has another (src/search-model/spelling-variants.ts); the
+  // typo-tolerant form of each only when no word is searched alone (the cut words alone cover it)
+  const variant = americanSpellingVariant(tokenize(request.text));
+  const spellings = variant ? [request.text, variant] : [request.text];
+  const wordsAlone = [...new Set(spellings.flatMap((t) => searchedWords(t, WORD_QUERIES)))];
+  for (const q of spellings.flatMap((t) => (wordsAlone.length ? [t] : typoTolerantKeywordQueries(t)))) {
     for (const concept of keywordCandidates(ctx.view, q, anyFilters)) consider(concept, 'keyword');
   }
   // keyword search wants every word: a long source description rarely matches whole, so its longest words also search alone
