@@ -115,6 +115,35 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
   return reply.send(Buffer.from(await response.arrayBuffer()));
 }
 
+type StreamEntry = { resolveJson?: (response: Response) => void };
+
+/**
+ * Works around the SDK (1.32.2): in JSON-response mode its transport keeps the entry of every answered POST in a
+ * private map (`_streamMapping`; only SSE streams are removed), one per tool call for the life of the session. Each
+ * entry is dropped here once its answer is given; test/mcp/mcp-transport-streams.test.ts checks both.
+ */
+export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServerTransport): void {
+  const mapping = (transport as unknown as { _streamMapping?: unknown })._streamMapping;
+  if (!(mapping instanceof Map)) return;
+  const set = mapping.set.bind(mapping) as (id: string, entry: StreamEntry) => Map<string, StreamEntry>;
+  mapping.set = (id: string, entry: StreamEntry) => {
+    const resolve = entry.resolveJson;
+    if (resolve) {
+      entry.resolveJson = (response) => {
+        mapping.delete(id);
+        resolve(response);
+      };
+    }
+    return set(id, entry);
+  };
+}
+
+/** Open transports' pending-answer maps, for the test that checks they do not grow (see releaseAnsweredStreams). */
+export function pendingStreamsOf(transport: WebStandardStreamableHTTPServerTransport): number {
+  const mapping = (transport as unknown as { _streamMapping?: unknown })._streamMapping;
+  return mapping instanceof Map ? mapping.size : -1;
+}
+
 export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencies): void {
   const sessions = new Map<string, Session>();
 
@@ -153,6 +182,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
         sessions.delete(id);
       },
     });
+    releaseAnsweredStreams(transport);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
