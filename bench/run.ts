@@ -21,6 +21,7 @@ import { runLoad } from './lib/load-generator.js';
 import { cliCommand, processMemory, REPO_ROOT, runMeasured, startBackground, stopProcess, type CliMode } from './lib/processes.js';
 import { renderMarkdown, type BenchResult } from './lib/report.js';
 import { pageSessionHeaders } from './lib/page-session.js';
+import { mcpSessionHeaders } from './lib/mcp-session.js';
 import { loadScenarios, type BenchContext } from './lib/scenario.js';
 import { conceptsForScale, DEFAULT_SEED } from '../src/synth/index.js';
 import { readCurrentEmbedding } from '../src/store/semantic-dir.js';
@@ -225,11 +226,13 @@ async function main(): Promise<void> {
     const store = new Database(existing!.store, { readonly: true, fileMustExist: true });
     const random = mulberry32(args.seed);
     const pageHeaders = await pageSessionHeaders(base, key);
+    const mcpHeaders = await mcpSessionHeaders(base, key);
     const ctx: BenchContext = {
       store,
       release: args.release,
       random,
       pageHeaders,
+      mcpHeaders,
       sample<T>(sql: string, n: number, ...params: unknown[]): T[] {
         const stmt = store.prepare(sql);
         const out: T[] = [];

@@ -28,6 +28,8 @@ export interface BenchContext {
    * `headers`. Set by the harness after signing in with the bench key.
    */
   pageHeaders?: Record<string, string>;
+  /** Headers of an initialized MCP session at /mcp (bench/lib/mcp-session.ts) for the MCP scenarios. */
+  mcpHeaders?: Record<string, string>;
   /** Up to `n` rows (objects keyed by column name) of `sql`, sampled uniformly by reservoir over the whole result. */
   sample<T>(sql: string, n: number, ...params: unknown[]): T[];
 }

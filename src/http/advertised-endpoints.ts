@@ -1,6 +1,6 @@
 /**
  * What the startup message advertises, derived from the routes actually registered so that it names only endpoints
- * that answer: the REST base, each FHIR base with a route under it, and the API reference when /docs is served.
+ * that answer: the REST base, each FHIR base with a route under it, the MCP endpoint, and the API reference when /docs is served.
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -21,7 +21,7 @@ export function registeredRoutePaths(app: FastifyInstance): readonly string[] {
   return routePathsByApp.get(app) ?? [];
 }
 
-/** "REST <url>/v1, FHIR <url>/fhir/r4, API reference <url>/docs" — only the parts whose routes are registered. */
+/** "REST <url>/v1, FHIR <url>/fhir/r4, MCP <url>/mcp, API reference <url>/docs" — only the parts whose routes are registered. */
 export function advertisedEndpoints(baseUrl: string, routePaths: readonly string[]): string {
   const under = (prefix: string) => routePaths.some((p) => p === prefix || p.startsWith(`${prefix}/`));
   const parts: string[] = [];
@@ -30,6 +30,7 @@ export function advertisedEndpoints(baseUrl: string, routePaths: readonly string
   const fhirVersions = FHIR_VERSIONS.filter((v) => versionParameter || under(`/fhir/${v}`));
   if (fhirVersions.length === 1) parts.push(`FHIR ${baseUrl}/fhir/${fhirVersions[0]}`);
   else if (fhirVersions.length > 1) parts.push(`FHIR ${baseUrl}/fhir/{${fhirVersions.join(',')}}`);
+  if (under('/mcp')) parts.push(`MCP ${baseUrl}/mcp`);
   if (under('/docs')) parts.push(`API reference ${baseUrl}/docs`);
   return parts.join(', ');
 }

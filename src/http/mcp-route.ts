@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { Readable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpRequestExtra } from '../mcp/mcp-server.js';
@@ -15,11 +16,10 @@ import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-
 import type { ApiKeyRecord, StateStore } from '../state/state-store.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
 import type { Caller } from './plumbing/request-context.js';
-import { applyResponseHeaders } from './plumbing/response-headers.js';
 
 export const MCP_PATH = '/mcp';
 /** Sessions idle longer than this are closed (the client starts a new one with initialize). */
-export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+export const MCP_SESSION_IDLE_MS = 60 * 60_000;
 /** Most open sessions per key; the oldest idle one is closed to make room. */
 export const MCP_MAX_SESSIONS_PER_KEY = 16;
 
@@ -37,7 +37,7 @@ export interface McpHttpOptions {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   keyId: string;
   lastSeen: number;
@@ -86,6 +86,64 @@ function rebindingRefusal(request: FastifyRequest, options: McpHttpOptions): str
   return sameOrigin || local || options.allowedOrigins.includes(parsed.origin) ? undefined : `Invalid Origin header: ${origin}`;
 }
 
+/** The headers the SDK's transport reads (the gate has read the rest; Host and Origin are checked before). */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'host'] as const;
+
+/**
+ * The request as the SDK's web-standard transport reads it (the body is passed parsed). Converting here instead of
+ * through the SDK's Node wrapper (@hono/node-server) keeps Fastify's reply, hooks and headers, and costs less.
+ */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return new Request(`https://${request.headers.host ?? 'localhost'}${request.url}`, { method: request.method, headers });
+}
+
+/** Writes the transport's answer through Fastify: JSON (or an empty 202) whole, an event stream as a stream. */
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => {
+    reply.header(name, value);
+  });
+  if (!response.body) return reply.send();
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  }
+  return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+type StreamEntry = { resolveJson?: (response: Response) => void };
+
+/**
+ * Works around the SDK (1.32.2): in JSON-response mode its transport keeps the entry of every answered POST in a
+ * private map (`_streamMapping`; only SSE streams are removed), one per tool call for the life of the session. Each
+ * entry is dropped here once its answer is given; test/mcp/mcp-transport-streams.test.ts checks both.
+ */
+export function releaseAnsweredStreams(transport: WebStandardStreamableHTTPServerTransport): void {
+  const mapping = (transport as unknown as { _streamMapping?: unknown })._streamMapping;
+  if (!(mapping instanceof Map)) return;
+  const set = mapping.set.bind(mapping) as (id: string, entry: StreamEntry) => Map<string, StreamEntry>;
+  mapping.set = (id: string, entry: StreamEntry) => {
+    const resolve = entry.resolveJson;
+    if (resolve) {
+      entry.resolveJson = (response) => {
+        mapping.delete(id);
+        resolve(response);
+      };
+    }
+    return set(id, entry);
+  };
+}
+
+/** Open transports' pending-answer maps, for the test that checks they do not grow (see releaseAnsweredStreams). */
+export function pendingStreamsOf(transport: WebStandardStreamableHTTPServerTransport): number {
+  const mapping = (transport as unknown as { _streamMapping?: unknown })._streamMapping;
+  return mapping instanceof Map ? mapping.size : -1;
+}
+
 export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencies): void {
   const sessions = new Map<string, Session>();
 
@@ -111,10 +169,10 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
     for (const [id] of own.slice(0, Math.max(0, own.length - MCP_MAX_SESSIONS_PER_KEY + 1))) closeSession(id);
   }
 
-  async function openSession(keyId: string): Promise<StreamableHTTPServerTransport> {
+  async function openSession(keyId: string): Promise<WebStandardStreamableHTTPServerTransport> {
     sweep(keyId, Date.now());
     const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, version: deps.version, admit });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
@@ -124,6 +182,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
         sessions.delete(id);
       },
     });
+    releaseAnsweredStreams(transport);
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
@@ -136,7 +195,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
     if (refusal) return jsonRpcError(request, reply, 403, refusal);
     const caller = request.caller as Caller & { key: ApiKeyRecord };
     const sessionId = request.headers['mcp-session-id'];
-    let transport: StreamableHTTPServerTransport;
+    let transport: WebStandardStreamableHTTPServerTransport;
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       // Another key's session is not found either: a session id is no credential.
@@ -148,13 +207,11 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
     } else {
       return jsonRpcError(request, reply, 400, 'Bad Request: No valid session ID provided (send initialize first, then the Mcp-Session-Id it returns).');
     }
-    // The transport writes the answer itself: our common headers go on first, and the caller travels with the request.
-    applyResponseHeaders(request, reply);
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
-    reply.hijack();
-    const raw = request.raw as typeof request.raw & { auth?: { token: string; clientId: string; scopes: string[]; extra: McpAuthExtra } };
-    raw.auth = { token: '', clientId: caller.key.id, scopes: [], extra: { caller } };
-    await transport.handleRequest(raw, reply.raw, request.body);
+    const response = await transport.handleRequest(webRequestOf(request), {
+      parsedBody: request.body,
+      authInfo: { token: '', clientId: caller.key.id, scopes: [], extra: { caller } },
+    });
+    return sendWebResponse(reply, response);
   }
 
   const config = { perCallAdmission: true };

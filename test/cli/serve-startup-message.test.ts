@@ -51,6 +51,11 @@ describe('advertisedEndpoints', () => {
     expect(advertisedEndpoints(base, ['/fhir/r4/metadata', '/fhir/r5/metadata'])).toBe(`FHIR ${base}/fhir/{r4,r5}`);
   });
 
+  it('names the MCP endpoint when /mcp is registered', () => {
+    expect(advertisedEndpoints(base, ['/v1/concepts/:concept_id', '/mcp', '/docs'])).toBe(`REST ${base}/v1, MCP ${base}/mcp, API reference ${base}/docs`);
+    expect(advertisedEndpoints(base, ['/mcpx'])).toBe('');
+  });
+
   it('names all four versions (Versioning rule 2) for a route with a version parameter', () => {
     expect(advertisedEndpoints(base, ['/fhir/:version/metadata'])).toBe(`FHIR ${base}/fhir/{r4,r4b,r5,r6}`);
   });
@@ -71,9 +76,10 @@ describe('omopterm serve startup message', () => {
     const line = await startServe();
     const match = /^omopterm listening on (https:\/\/127\.0\.0\.1:\d+) \((.*)\)$/.exec(line);
     expect(match).not.toBeNull();
-    const entries = match![2]!.split(', ').map((entry) => /^(REST|FHIR|API reference) (\S+)$/.exec(entry));
+    const entries = match![2]!.split(', ').map((entry) => /^(REST|FHIR|MCP|API reference) (\S+)$/.exec(entry));
     expect(entries.every((e) => e !== null)).toBe(true);
     expect(entries.map((e) => e![1])).toContain('REST');
+    expect(entries.map((e) => e![1])).toContain('MCP');
 
     for (const [, kind, url] of entries as RegExpExecArray[]) {
       if (kind === 'REST') {
@@ -85,6 +91,14 @@ describe('omopterm serve startup message', () => {
           const res = await rawRequest(`${fhirBase}/metadata`, { headers: { authorization, accept: 'application/fhir+json' } });
           expect(res.status, `${fhirBase}/metadata`).toBe(200);
         }
+      } else if (kind === 'MCP') {
+        const res = await rawRequest(url!, {
+          method: 'POST',
+          headers: { authorization, accept: 'application/json, text/event-stream' },
+          body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-test', version: '1' } } },
+        });
+        expect(res.status, res.text).toBe(200);
+        expect(res.body.result.serverInfo.name).toBe('omopterm');
       } else {
         const res = await rawRequest(url!, { headers: { accept: 'text/html' } });
         expect(res.status).toBeLessThan(400);
