@@ -155,6 +155,14 @@ describe('/mcp sessions', () => {
     expect(listed.status).toBe(200);
   });
 
+  it('refuses a JSON-RPC batch (one message per request, so the rate limit counts calls)', async () => {
+    const session = await initialize(t.key);
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_releases', arguments: {} } });
+    const res = await post([call(2), call(3)], { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/batches are not accepted/);
+  });
+
   it("a session is its key's: another key using its id gets 404, as for an unknown session", async () => {
     const session = await initialize(t.key);
     const other = await t.createKey();
