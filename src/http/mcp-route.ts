@@ -193,6 +193,10 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
   async function handle(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     const refusal = rebindingRefusal(request, deps.options);
     if (refusal) return jsonRpcError(request, reply, 403, refusal);
+    // One message per request: the gate's rate limit counts requests, so a batch would be many calls for one token.
+    if (Array.isArray(request.body) && request.body.length > 1) {
+      return jsonRpcError(request, reply, 400, 'JSON-RPC batches are not accepted (MCP removed them in 2025-06-18): send one message per request.');
+    }
     const caller = request.caller as Caller & { key: ApiKeyRecord };
     const sessionId = request.headers['mcp-session-id'];
     let transport: WebStandardStreamableHTTPServerTransport;

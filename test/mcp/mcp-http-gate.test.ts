@@ -4,6 +4,7 @@
  * every HTTP request) and a used-up quota is a tool error; sessions belong to their key; a wrong Origin or Host is
  * refused with 403 (DNS rebinding).
  */
+import https from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
@@ -133,6 +134,33 @@ describe('/mcp sessions', () => {
     expect(deleted.status).toBe(200);
     const after = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': session });
     expect(after.status).toBe(404);
+  });
+
+  it('GET opens the session\'s event stream (text/event-stream), which the client may close', async () => {
+    const session = await initialize(t.key);
+    const head = await new Promise<{ status: number; type: string }>((resolve, reject) => {
+      const req = https.get(
+        `${t.url}/mcp`,
+        { rejectUnauthorized: false, agent: false, headers: { authorization: `Bearer ${t.key}`, accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } },
+        (res) => {
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? '') });
+          req.destroy();
+        },
+      );
+      req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(err)));
+    });
+    expect(head).toEqual({ status: 200, type: 'text/event-stream' });
+    // The session still answers after its stream was dropped.
+    const listed = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    expect(listed.status).toBe(200);
+  });
+
+  it('refuses a JSON-RPC batch (one message per request, so the rate limit counts calls)', async () => {
+    const session = await initialize(t.key);
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_releases', arguments: {} } });
+    const res = await post([call(2), call(3)], { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/batches are not accepted/);
   });
 
   it("a session is its key's: another key using its id gets 404, as for an unknown session", async () => {

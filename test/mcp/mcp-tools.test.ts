@@ -120,6 +120,12 @@ describe.each(TRANSPORTS)('MCP over %s', (kind) => {
     expect(names).toEqual(expect.arrayContaining(OWN_TOOL_CASES.map((c) => c.tool)));
   });
 
+  it('every listed tool is called below with valid and with invalid arguments', async () => {
+    const names = (await mcp.client.listTools()).tools.map((tool) => tool.name).sort();
+    expect([...new Set([...TOOL_CASES, ...OWN_TOOL_CASES].map((c) => c.tool))].sort()).toEqual(names);
+    expect([...new Set(BAD_ARGUMENT_CASES.map((c) => c.tool))].sort()).toEqual(names);
+  });
+
   it.each([...TOOL_CASES, ...OWN_TOOL_CASES].map((c) => [c.tool, JSON.stringify(c.args), c] as const))('%s %s answers the REST data', async (_tool, _args, c) => {
     const result = (await mcp.client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
     const structured = structuredOf(result);

@@ -228,6 +228,8 @@ export const BAD_ARGUMENT_CASES: readonly BadArgumentCase[] = [
   { tool: 'lookup', args: { system: 'http://snomed.info/sct', code: '00000' }, code: 'concept_not_found', fhir: { path: '/fhir/r4/CodeSystem/$lookup?system=http://snomed.info/sct&code=00000' } },
   { tool: 'subsumes', args: { system: 'http://snomed.info/sct', code_a: '73211009', code_b: '00000' }, code: 'concept_not_found', fhir: { path: '/fhir/r4/CodeSystem/$subsumes?system=http://snomed.info/sct&codeA=73211009&codeB=00000' } },
   { tool: 'subsumes', args: { system: 'http://snomed.info/sct', code_a: '73211009' }, code: 'validation_error', message: "Missing required argument 'code_b'." },
+  { tool: 'validate_code', args: { system: 'http://snomed.info/sct' }, code: 'validation_error', message: "Missing required argument 'code'." },
+  { tool: 'optimize_concept_set', args: { expression: 'not an expression' }, code: 'validation_error', rest: { method: 'POST', path: '/v1/concept-sets/optimize', body: { expression: 'not an expression' } } },
   { tool: 'expand', args: { url: 'http://snomed.info/sct?fhir_vs', count: 101 }, code: 'validation_error', message: "Invalid argument 'count': must be <= 100." },
   { tool: 'translate', args: { system: 'http://snomed.info/sctx', code: '44054006' }, code: 'validation_error', message: "Unknown code system 'http://snomed.info/sctx' in argument 'system'. Did you mean 'http://snomed.info/sct'?" },
   { tool: 'resolve_concept_set', args: { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: 'yes' }] } }, code: 'validation_error', rest: { method: 'POST', path: '/v1/concept-sets/resolve', body: { expression: { items: [{ concept: { CONCEPT_ID: 201826 }, includeDescendants: 'yes' }] } } } },
