@@ -2,6 +2,8 @@
  * Pagination, once for every list (REST, MCP): `page` is 1-based, `page_size` defaults to 20 and values above
  * the route's ceiling (200 unless a route is stricter) are clamped, never rejected.
  */
+import { Type } from 'typebox';
+
 export interface PageRequest {
   page: number;
   pageSize: number;
@@ -16,6 +18,16 @@ export interface PaginationMeta {
   has_next: boolean;
   has_previous: boolean;
 }
+
+/** The wire schema of PaginationMeta (REST envelopes' `meta.pagination`, MCP results' `meta.pagination`). */
+export const PaginationSchema = Type.Object({
+  page: Type.Integer(),
+  page_size: Type.Integer(),
+  total_items: Type.Integer(),
+  total_pages: Type.Integer(),
+  has_next: Type.Boolean(),
+  has_previous: Type.Boolean(),
+});
 
 export interface PageRules {
   defaultPageSize?: number;

@@ -3,6 +3,7 @@
  * and the OpenAPI document served at /openapi.json.
  */
 import { Type, type TSchema } from 'typebox';
+import { PaginationSchema } from '../../services/pagination.js';
 
 export const ReleaseQuery = {
   vocab_release: Type.Optional(
@@ -15,14 +16,7 @@ export const PageQuery = {
   page_size: Type.Optional(Type.Integer({ minimum: 1, description: 'Items per page (default 20; values above the route ceiling are clamped).' })),
 };
 
-export const PaginationSchema = Type.Object({
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-  total_items: Type.Integer(),
-  total_pages: Type.Integer(),
-  has_next: Type.Boolean(),
-  has_previous: Type.Boolean(),
-});
+export { PaginationSchema };
 
 const MetaSchema = Type.Object(
   {

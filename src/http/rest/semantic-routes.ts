@@ -14,6 +14,7 @@ import {
   SEMANTIC_DEFAULT_THRESHOLD,
   SEMANTIC_MAX_PAGE_SIZE,
   semanticSearch,
+  semanticSearchData,
 } from '../../services/semantic/semantic-search.js';
 import {
   HYBRID_WEIGHTS,
@@ -203,21 +204,7 @@ export function registerSemanticRoutes(app: FastifyInstance): void {
         const filters = queryFilters(q);
         const ctx = await semanticContextOf(request);
         const result = await semanticSearch(ctx, { query: q.query, filters, threshold: q.threshold, page: page.page, pageSize: page.pageSize });
-        return okPage(
-          request,
-          {
-            query: result.query,
-            results: result.results,
-            search_metadata: {
-              query: result.query,
-              threshold: result.threshold,
-              total_candidates: result.totalCandidates,
-              processing_time_ms: result.processingMs,
-              query_enhancement: result.enhancement,
-            },
-          },
-          paginationMeta(page, result.totalAboveThreshold),
-        );
+        return okPage(request, semanticSearchData(result), paginationMeta(page, result.totalAboveThreshold));
       },
     );
   }

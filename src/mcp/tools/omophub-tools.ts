@@ -18,7 +18,7 @@ import { parseStandardConcept } from '../../services/search/search-filters.js';
 import { resolverContextFor } from '../../services/fhir-resolver/resolver-context.js';
 import { semanticContextFor } from '../../services/semantic/semantic-context.js';
 import { SEMANTIC_QUERY_MAX_LENGTH } from '../../services/semantic/semantic-query.js';
-import { semanticSearch, SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE } from '../../services/semantic/semantic-search.js';
+import { semanticSearch, semanticSearchData, SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE } from '../../services/semantic/semantic-search.js';
 import { similarConcepts, SIMILAR_DEFAULT_ALGORITHM, SIMILAR_DEFAULT_THRESHOLD } from '../../services/semantic/similar-concepts.js';
 import { listVocabularies } from '../../services/vocabularies/vocabulary-catalog.js';
 import { searchVocabularies } from '../../services/vocabularies/vocabulary-search.js';
@@ -140,17 +140,7 @@ const semanticSearchTool = defineTool({
     const pagination = paginationMeta(page, result.totalAboveThreshold);
     const rows = result.results as unknown as Array<ConceptRow & { similarity_score: number }>;
     return {
-      data: {
-        query: result.query,
-        results: result.results,
-        search_metadata: {
-          query: result.query,
-          threshold: result.threshold,
-          total_candidates: result.totalCandidates,
-          processing_time_ms: result.processingMs,
-          query_enhancement: result.enhancement,
-        },
-      },
+      data: semanticSearchData(result),
       meta: pagedMeta(view, pagination),
       text: rows.length
         ? listText(`Concepts meaning '${args.query}' (similarity ≥ ${result.threshold}):`, rows.map((r) => `${conceptLine(r)} — ${r.similarity_score.toFixed(2)}`))

@@ -5,7 +5,7 @@
  */
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import type { LicenceRules } from '../../licences/licence-rules.js';
-import type { PaginationMeta } from '../../services/pagination.js';
+import { PaginationSchema, type PaginationMeta } from '../../services/pagination.js';
 import type { ReleaseView } from '../../services/release-view.js';
 import type { SemanticIndexRegistry } from '../../services/semantic/semantic-index-registry.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
@@ -49,18 +49,10 @@ export function defineTool<S extends TObject>(tool: McpTool<S>): McpTool<TObject
   return tool as unknown as McpTool<TObject>;
 }
 
-const Pagination = Type.Object({
-  page: Type.Integer(),
-  page_size: Type.Integer(),
-  total_items: Type.Integer(),
-  total_pages: Type.Integer(),
-  has_next: Type.Boolean(),
-  has_previous: Type.Boolean(),
-});
 
 const MetaSchema = Type.Object({
   vocab_release: Type.Union([Type.String(), Type.Null()], { description: 'The release that answered.' }),
-  pagination: Type.Optional(Pagination),
+  pagination: Type.Optional(PaginationSchema),
   next_page: Type.Optional(Type.String({ description: 'How to ask for the next page, when there is one.' })),
 });
 

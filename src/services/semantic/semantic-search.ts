@@ -82,3 +82,18 @@ export async function semanticSearch(ctx: SemanticSearchContext, request: Semant
     ...(request.withFacets ? { facets: facetsOf(ctx.view.store, above.map((m) => m.concept)) } : {}),
   };
 }
+
+/** The answer's `data` on the wire, one shape for REST (GET /v1/search/semantic) and MCP (semantic_search). */
+export function semanticSearchData(result: SemanticSearchResult) {
+  return {
+    query: result.query,
+    results: result.results,
+    search_metadata: {
+      query: result.query,
+      threshold: result.threshold,
+      total_candidates: result.totalCandidates,
+      processing_time_ms: result.processingMs,
+      query_enhancement: result.enhancement,
+    },
+  };
+}
