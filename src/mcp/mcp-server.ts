@@ -61,8 +61,24 @@ function unexpectedError(tool: string, error: unknown): ServiceError {
   return new ServiceError(500, 'internal_server_error', `The tool ${tool} failed; the error has been logged.`);
 }
 
+const TOOLS_BY_NAME = new Map<string, McpTool>(MCP_TOOLS.map((t) => [t.name, t]));
+
+/** What tools/list answers, built once: the same for every session and every call (a server is created per session). */
+let listed: unknown[] | undefined;
+function listedTools(): unknown[] {
+  listed ??= MCP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchema(tool.input),
+    outputSchema: jsonSchema(outputSchemaOf(tool)),
+    annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  }));
+  return listed;
+}
+
 export function createMcpServer(options: McpServerOptions): Server {
-  const tools = new Map<string, McpTool>(MCP_TOOLS.map((t) => [t.name, t]));
+  const tools = TOOLS_BY_NAME;
   const server = new Server(
     { name: MCP_SERVER_NAME, title: 'omopterm — OMOP vocabularies', version: options.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
@@ -75,16 +91,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     view: (selector) => ReleaseView.ofRelease(resolveRelease(options.registry, selector, { surface: 'mcp' }), licences),
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: MCP_TOOLS.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: jsonSchema(tool.input),
-      outputSchema: jsonSchema(outputSchemaOf(tool)),
-      annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listedTools() }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = tools.get(request.params.name);
