@@ -1,7 +1,7 @@
 /**
  * Shared mutable state (API keys, metered usage, rate limits, OAuth clients and tokens, sessions, mapping jobs): the one
  * interface server processes and nodes agree through. Every method returns a Promise and a request costs one call,
- * `admit`; implementations: embedded SQLite (the default) and PostgreSQL (`postgres/`), opened by `openStateStore`.
+ * `admit`; implementations: embedded SQLite (the default) and PostgreSQL (`postgres/`), opened by `openStateStore` (`openers/`).
  */
 import type { MappingJobStore } from './mapping-job-store.js';
 

@@ -3,15 +3,15 @@
  * postgres://…) and `--rate-limit-store` (memory, the default with sqlite; postgres, the default with a PostgreSQL
  * state; or redis://…), read and checked by `stateChoice`, opened by `openStateStore` (PostgreSQL migrated first).
  */
-import { EmbeddedStateStore } from './embedded-state-store.js';
-import { migrate } from './postgres/migrations.js';
-import { parsePostgresUrl, PgDatabase, type PostgresLocation } from './postgres/pg-database.js';
-import { postgresRateLimiter } from './postgres/postgres-rate-limiter.js';
-import { PostgresStateStore } from './postgres/postgres-state-store.js';
-import { memoryRateLimiter, type RateLimiter } from './rate-limiter.js';
-import { parseRedisUrl, redisRateLimiter, type RedisLocation } from './redis/redis-rate-limiter.js';
-import { StateUnavailableError } from './state-errors.js';
-import type { Clock, StateStore } from './state-store.js';
+import { EmbeddedStateStore } from '../embedded-state-store.js';
+import { migrate } from '../postgres/migrations.js';
+import { parsePostgresUrl, PgDatabase, type PostgresLocation } from '../postgres/pg-database.js';
+import { postgresRateLimiter } from '../postgres/postgres-rate-limiter.js';
+import { PostgresStateStore } from '../postgres/postgres-state-store.js';
+import { memoryRateLimiter, type RateLimiter } from '../rate-limiter.js';
+import { parseRedisUrl, redisRateLimiter, type RedisLocation } from '../redis/redis-rate-limiter.js';
+import { StateUnavailableError } from '../state-errors.js';
+import type { Clock, StateStore } from '../state-store.js';
 
 export type StateLocation = { kind: 'sqlite'; file: string } | { kind: 'postgres'; location: PostgresLocation };
 export type RateLimitLocation = { kind: 'memory' } | { kind: 'redis'; location: RedisLocation } | { kind: 'postgres' };
