@@ -2,8 +2,10 @@
  * The decision of `admit`, written once for every StateStore: the secret (or else the browser session) names the key,
  * the key's rate limit (or else the client address's) is taken, and an allowed call of a key is metered when asked.
  */
+import { randomUUID } from 'node:crypto';
 import type { RateLimiter } from './rate-limiter.js';
-import type { Admission, AdmissionRequest, ApiKeyRecord, BrowserSession, QuotaDecision } from './state-store.js';
+import { API_KEY_PREFIX, newSecret } from './secrets.js';
+import type { Admission, AdmissionRequest, ApiKeyRecord, BrowserSession, NewApiKey, QuotaDecision } from './state-store.js';
 
 /** What a backend answers for one admission. */
 export interface AdmissionBackend {
@@ -30,6 +32,20 @@ export async function decideAdmission(request: AdmissionRequest, backend: Admiss
     : await backend.rateLimiter.take(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
   const quota = key && rate.allowed && request.meter ? await backend.meter(key) : null;
   return { key: key ?? null, rate, quota, session };
+}
+
+/** A new key's record (active, created now) and its secret, shown once; every backend stores only the secret's hash. */
+export function newApiKey(key: NewApiKey, nowMs: number): { record: ApiKeyRecord; secret: string } {
+  const record: ApiKeyRecord = {
+    id: randomUUID(),
+    name: key.name,
+    rate_per_second: key.rate_per_second,
+    monthly_quota: key.monthly_quota,
+    cpt4_validated_until: key.cpt4_validated_until,
+    created_at: new Date(nowMs).toISOString(),
+    revoked_at: null,
+  };
+  return { record, secret: newSecret(API_KEY_PREFIX, 24) };
 }
 
 /** The error of a key named by neither id nor name (CLI: `clients create --key`). */

@@ -3,7 +3,6 @@
  * (WAL, shared by the CLI and several server processes); rate limits through a RateLimiter (process memory by default).
  */
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirectory } from '../store/make-directory.js';
 import { EmbeddedBrowserSessions } from './embedded-browser-sessions.js';
@@ -11,8 +10,8 @@ import { EmbeddedMappingJobs } from './embedded-mapping-jobs.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
 import type { MappedTermQuery, MappingJobRecord, MappingJobState, NewMappingJob, ReviewProgress } from './mapping-job-store.js';
 import type { MappedTerm, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
-import { API_KEY_PREFIX, hashSecret, newSecret } from './secrets.js';
-import { ambiguousKeyNameError, decideAdmission, keyNameTakenError, noActiveKeyError, type AdmissionBackend } from './admission.js';
+import { hashSecret } from './secrets.js';
+import { ambiguousKeyNameError, decideAdmission, keyNameTakenError, newApiKey, noActiveKeyError, type AdmissionBackend } from './admission.js';
 import { memoryRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { ACCESS_TOKEN_PREFIX, BROWSER_SESSION_LIFETIME_SECONDS } from './state-store.js';
 import type {
@@ -171,16 +170,7 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    const secret = newSecret(API_KEY_PREFIX, 24);
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      name: key.name,
-      rate_per_second: key.rate_per_second,
-      monthly_quota: key.monthly_quota,
-      cpt4_validated_until: key.cpt4_validated_until,
-      created_at: new Date(this.now()).toISOString(),
-      revoked_at: null,
-    };
+    const { record, secret } = newApiKey(key, this.now());
     const insertUnlessNameTaken = this.db.transaction(() => {
       const holder = this.stmts.activeByName.get(key.name) as ApiKeyRecord | undefined;
       if (holder) throw keyNameTakenError(key.name, holder.id);

@@ -3,24 +3,10 @@
  * candidates and review are JSON text beside plain columns; these turn rows back into records and tallies into progress.
  */
 import type { MappedTerm, MappingStatus, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
-import type { MappingJobRecord, MappingJobState, ReviewProgress } from './mapping-job-store.js';
+import type { MappingJobRecord, ReviewProgress } from './mapping-job-store.js';
 
-export interface JobRow {
-  id: string;
-  owner_key_id: string | null;
-  name: string;
-  release_label: string;
-  cpt4_validated_until: string | null;
-  options: string;
-  columns: string;
-  state: MappingJobState;
-  total_terms: number;
-  mapped_terms: number;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
+/** A job as stored: its options and columns as JSON text. */
+export type JobRow = Omit<MappingJobRecord, 'options' | 'columns'> & { options: string; columns: string };
 
 export interface TermRow {
   term_index: number;

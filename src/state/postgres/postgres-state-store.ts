@@ -4,13 +4,12 @@
  * `admit` costs one cached key lookup (at most AUTH_CACHE_MS old, so a revocation reaches every node within a
  * second), the rate limiter's round trip and, for a key with a quota, one atomic upsert.
  */
-import { randomUUID } from 'node:crypto';
 import { LruCache } from '../../lru-cache.js';
-import { ambiguousKeyNameError, decideAdmission, keyNameTakenError, noActiveKeyError, type AdmissionBackend } from '../admission.js';
+import { ambiguousKeyNameError, decideAdmission, keyNameTakenError, newApiKey, noActiveKeyError, type AdmissionBackend } from '../admission.js';
 import type { MappedTermQuery, MappingJobRecord, MappingJobState, NewMappingJob, ReviewProgress } from '../mapping-job-store.js';
 import type { MappedTerm, SourceTerm, TermCandidate, TermReview } from '../../services/source-mapping/mapping-types.js';
 import type { RateLimiter } from '../rate-limiter.js';
-import { API_KEY_PREFIX, CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, hashSecret, newSecret, secretMatchesHash, SESSION_ID_PREFIX } from '../secrets.js';
+import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, hashSecret, newSecret, secretMatchesHash, SESSION_ID_PREFIX } from '../secrets.js';
 import { StateUnavailableError } from '../state-errors.js';
 import {
   ACCESS_TOKEN_PREFIX,
@@ -197,16 +196,7 @@ export class PostgresStateStore implements StateStore {
   // ---- keys ----
 
   async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    const secret = newSecret(API_KEY_PREFIX, 24);
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      name: key.name,
-      rate_per_second: key.rate_per_second,
-      monthly_quota: key.monthly_quota,
-      cpt4_validated_until: key.cpt4_validated_until,
-      created_at: new Date(this.now()).toISOString(),
-      revoked_at: null,
-    };
+    const { record, secret } = newApiKey(key, this.now());
     try {
       await this.db.query(this.sql.insertKey, [
         record.id,
