@@ -102,6 +102,8 @@ export async function openStateStore(choice: StateChoice, options: OpenStateOpti
     return new EmbeddedStateStore(choice.state.file, { ...common, rateLimiter, rateLimitStore: limitsName });
   }
   const db = new PgDatabase(choice.state.location, notice);
+  // The counters every request updates (rate windows, quota counts) commit without waiting for the disk.
+  const counters = new PgDatabase(choice.state.location, notice, { asyncCommit: true });
   let rateLimiter: RateLimiter | undefined;
   try {
     try {
@@ -116,11 +118,12 @@ export async function openStateStore(choice: StateChoice, options: OpenStateOpti
       (choice.rateLimits.kind === 'redis'
         ? await redisRateLimiter(choice.rateLimits.location, notice)
         : choice.rateLimits.kind === 'postgres'
-          ? postgresRateLimiter(db)
+          ? postgresRateLimiter(counters)
           : memoryRateLimiter());
-    return await PostgresStateStore.open(db, { ...common, rateLimiter, rateLimitStore: limitsName });
+    return await PostgresStateStore.open(db, { ...common, counters, rateLimiter, rateLimitStore: limitsName });
   } catch (error) {
     await rateLimiter?.close().catch(() => {});
+    await counters.close().catch(() => {});
     await db.close().catch(() => {});
     throw error;
   }

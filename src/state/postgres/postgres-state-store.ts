@@ -47,6 +47,8 @@ const CLIENT_COLUMNS = CLIENT_FIELDS.split(', ').map((f) => `c.${f}`).join(', ')
 const UNIQUE_VIOLATION = '23505';
 
 export interface PostgresStateStoreOptions {
+  /** The pool the per-request counters (usage, quotas) are written through (asyncCommit); default the store's own. Closed with the store. */
+  counters?: PgDatabase;
   /** Where the rate limits are counted (Redis, or this database). Closed with the store. */
   rateLimiter: RateLimiter;
   /** The rate limiter's backend, as /health names it. */
@@ -136,14 +138,15 @@ export class PostgresStateStore implements StateStore {
       ],
     };
     this.jobs = new PostgresMappingJobs(db, this.now);
+    const counters = options.counters ?? db;
     this.usage = new UsageMeter(
       {
-        readCalls: async (keyId, month) => (await db.query<{ calls: number }>({ ...this.sql.readUsage, values: [keyId, month] })).rows[0]?.calls ?? 0,
+        readCalls: async (keyId, month) => (await counters.query<{ calls: number }>({ ...this.sql.readUsage, values: [keyId, month] })).rows[0]?.calls ?? 0,
         addCalls: async (rows) => {
-          await db.query(this.sql.addUsage, [rows.map((r) => r.keyId), rows.map((r) => r.month), rows.map((r) => r.calls)]);
+          await counters.query(this.sql.addUsage, [rows.map((r) => r.keyId), rows.map((r) => r.month), rows.map((r) => r.calls)]);
         },
         countWithinQuota: async (keyId, month, quota) =>
-          (await db.query<{ calls: number }>({ ...this.sql.countWithinQuota, values: [keyId, month, quota] })).rows[0]?.calls ?? null,
+          (await counters.query<{ calls: number }>({ ...this.sql.countWithinQuota, values: [keyId, month, quota] })).rows[0]?.calls ?? null,
       },
       {
         now: this.now,
@@ -328,6 +331,7 @@ export class PostgresStateStore implements StateStore {
       this.notice(`${this.usage.pendingCalls()} metered calls of keys without a quota could not be written before closing: ${(error as Error).message}`);
     } finally {
       await this.options.rateLimiter.close();
+      if (this.options.counters && this.options.counters !== this.db) await this.options.counters.close();
       await this.db.close();
     }
   }

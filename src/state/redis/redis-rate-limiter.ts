@@ -42,6 +42,8 @@ export function parseRedisUrl(value: string): RedisLocation {
 export async function redisRateLimiter(location: RedisLocation, onNotice: (line: string) => void = () => {}): Promise<RateLimiter> {
   const redis = new Redis(location.url, {
     enableOfflineQueue: false,
+    // Commands issued in one tick go out in one write (fewer system calls per request under load).
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: REDIS_TIMEOUT_MS,
     commandTimeout: REDIS_TIMEOUT_MS,
