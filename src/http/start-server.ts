@@ -3,7 +3,8 @@ import { configureSearch, type SearchSettings } from '../services/search/search-
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
-import { EmbeddedStateStore } from '../state/embedded-state-store.js';
+import { describeStateChoice, openStateStore, stateChoice, type StateChoice } from '../state/openers/open-state-store.js';
+import type { RateLimiter } from '../state/rate-limiter.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
@@ -48,6 +49,10 @@ export interface ServerOptions {
   /** How long close() lets in-flight requests finish before closing their connections. */
   shutdownGraceMs?: number;
   onNotice?: (line: string) => void;
+  /** Where keys, usage, sessions, jobs and rate limits are kept (default: <data-dir>/state.sqlite, rate limits in memory). */
+  state?: StateChoice;
+  /** A rate limiter instead of the chosen one, e.g. worker processes asking their primary (see openStateStore). */
+  rateLimiter?: RateLimiter;
   /** Host names /mcp answers to (default: the loopback names when listening on a loopback address, else any). */
   mcpAllowedHosts?: string[];
   /** Origins a browser may call /mcp from besides the server's own. */
@@ -81,11 +86,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const notice = options.onNotice ?? (() => {});
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
+  const stateWhere = options.state ?? stateChoice({ sqliteFile: stateStorePath(options.dataDir) });
+  // First, so that an unreachable state backend stops the start before anything else is running.
+  const state = await openStateStore(stateWhere, { onNotice: notice, rateLimiter: options.rateLimiter });
+  if (stateWhere.state.kind !== 'sqlite' || stateWhere.rateLimits.kind !== 'memory') notice(describeStateChoice(stateWhere));
   const storeKind = DEFAULT_RELEASE_STORE_KIND;
   configureSearch(options.search ?? {});
   // A local model that cannot load stops the start here, before anything else is running.
   const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
-  await semanticIndexes.prepare();
+  await semanticIndexes.prepare().catch(async (error: unknown) => {
+    await state.close();
+    throw error;
+  });
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
   const mappingPool = options.mappingWorkers === 0 ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
   const registry = new ReleaseRegistry({
@@ -103,7 +115,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   });
-  const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
   const anonymousRatePerSecond = options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE;
   const transport = new HttpsTransport(
     tls,
