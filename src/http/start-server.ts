@@ -3,7 +3,7 @@ import { configureSearch, type SearchSettings } from '../services/search/search-
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
-import { EmbeddedStateStore } from '../state/embedded-state-store.js';
+import { EmbeddedStateStore, type TakeToken } from '../state/embedded-state-store.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
@@ -11,7 +11,8 @@ import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { MappingPool } from '../threads/mapping-pool.js';
-import { poolTermMapper } from './mapping-jobs/mapping-job-runner.js';
+import { poolTermMapper, type MappingJobRelay } from './mapping-jobs/mapping-job-runner.js';
+import type { McpSessionDirectory } from './mcp-sessions.js';
 import { VERSION } from '../version.js';
 import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
 import { LOOPBACK_HOST_NAMES, type McpHttpOptions } from './mcp-route.js';
@@ -52,6 +53,18 @@ export interface ServerOptions {
   mcpAllowedHosts?: string[];
   /** Origins a browser may call /mcp from besides the server's own. */
   mcpAllowedOrigins?: string[];
+  /** Set in the workers of `serve --workers N` (src/http/cluster/): what they share through their primary. */
+  workerGroup?: WorkerGroupLink;
+}
+
+/** What a worker of `serve --workers N` shares with the others through the primary process. */
+export interface WorkerGroupLink {
+  /** Rate decisions, made by the primary for every worker (one key's rate is one rate). */
+  takeToken: TakeToken;
+  /** The open MCP sessions, kept by the primary (any worker continues a session). */
+  mcpSessions: McpSessionDirectory;
+  /** null in the one worker that runs the mapping jobs; in the others, where its kick and cancel go. */
+  mappingJobRelay: MappingJobRelay | null;
 }
 
 /** True for an address only this machine reaches (where DNS rebinding is the threat /mcp's Host check stops). */
@@ -86,8 +99,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // A local model that cannot load stops the start here, before anything else is running.
   const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
   await semanticIndexes.prepare();
+  const group = options.workerGroup;
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
-  const mappingPool = options.mappingWorkers === 0 ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
+  // Only the process that runs the mapping jobs needs their threads.
+  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
     openStore: releaseStoreOpener(storeKind),
@@ -103,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   });
-  const state = new EmbeddedStateStore(stateStorePath(options.dataDir));
+  const state = new EmbeddedStateStore(stateStorePath(options.dataDir), { takeToken: group?.takeToken });
   const anonymousRatePerSecond = options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE;
   const transport = new HttpsTransport(
     tls,
@@ -120,7 +135,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     allowedOrigins: options.mcpAllowedOrigins ?? [],
   };
   const app = await buildApp(
-    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes, mcp, ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}) },
+    {
+      registry,
+      state,
+      version: VERSION,
+      bulkSearchPool,
+      semanticIndexes,
+      mcp,
+      ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}),
+      ...(group ? { mcpSessions: group.mcpSessions, mappingJobRelay: group.mappingJobRelay ?? undefined } : {}),
+    },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,

@@ -24,6 +24,7 @@ import type {
   NewOAuthClient,
   OAuthClientRecord,
   QuotaDecision,
+  RateDecision,
   StateStore,
 } from './state-store.js';
 import { TokenBuckets, type Clock } from './token-buckets.js';
@@ -72,12 +73,20 @@ export interface EmbeddedStateStoreOptions {
   flushIntervalMs?: number;
   /** Epoch milliseconds; rate buckets and months are read from it. Default Date.now. */
   now?: Clock;
+  /**
+   * Makes the rate decisions instead of this process's own buckets (the workers of `serve --workers N` ask their
+   * primary, so that one key's rate is one rate whatever the worker).
+   */
+  takeToken?: TakeToken;
 }
+
+/** Takes one token from a bucket (`key:<id>` or `ip:<address>`) refilled at `ratePerSecond`: the rate decision. */
+export type TakeToken = (bucketId: string, ratePerSecond: number) => RateDecision | Promise<RateDecision>;
 
 export class EmbeddedStateStore implements StateStore {
   private readonly db: Database.Database;
   private readonly now: Clock;
-  private readonly buckets: TokenBuckets;
+  private readonly takeToken: TakeToken;
   private readonly usage = new Map<string, PendingUsage>();
   private readonly oauthClients: EmbeddedOAuthClients;
   private readonly sessions: EmbeddedBrowserSessions;
@@ -87,7 +96,12 @@ export class EmbeddedStateStore implements StateStore {
 
   constructor(file: string, options: EmbeddedStateStoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.buckets = new TokenBuckets(this.now);
+    if (options.takeToken) {
+      this.takeToken = options.takeToken;
+    } else {
+      const buckets = new TokenBuckets(this.now);
+      this.takeToken = (bucketId, rate) => buckets.take(bucketId, rate);
+    }
     makeDirectory(dirname(file));
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -130,8 +144,8 @@ export class EmbeddedStateStore implements StateStore {
       }
     }
     const rate = key
-      ? this.buckets.take(`key:${key.id}`, key.rate_per_second)
-      : this.buckets.take(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
+      ? await this.takeToken(`key:${key.id}`, key.rate_per_second)
+      : await this.takeToken(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
     const quota = key && rate.allowed && request.meter ? this.meterCall(key) : null;
     return { key: key ?? null, rate, quota, session };
   }

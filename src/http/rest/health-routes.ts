@@ -17,6 +17,7 @@ export function registerHealthRoutes(app: FastifyInstance, registry: ReleaseRegi
             version: Type.String(),
             releases: Type.Array(Type.String()),
             default_release: Type.Union([Type.String(), Type.Null()]),
+            pid: Type.Integer({ description: 'The process that answered: with `serve --workers N`, one of the worker processes' }),
           }),
         },
       },
@@ -26,6 +27,7 @@ export function registerHealthRoutes(app: FastifyInstance, registry: ReleaseRegi
       version,
       releases: registry.labels(),
       default_release: registry.getDefaultLabel(),
+      pid: process.pid,
     }),
   );
 }
