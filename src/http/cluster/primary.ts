@@ -44,6 +44,8 @@ interface Slot {
   listened: boolean;
   /** Why its last worker failed to start, as it said. */
   failure: string | null;
+  /** Killed by the primary (stopping while it was still starting): its end needs no word. */
+  killed: boolean;
   unfinishedConnections: number;
   restartTimer?: NodeJS.Timeout;
 }
@@ -80,6 +82,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     startedAt: 0,
     listened: false,
     failure: null,
+    killed: false,
     unfinishedConnections: 0,
   }));
   const slotOf = new Map<Worker, Slot>();
@@ -98,7 +101,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   function fork(slot: Slot): void {
     slot.restartTimer = undefined;
     const worker = cluster.fork({ [WORKER_OPTIONS_ENV]: JSON.stringify(options.server), [WORKER_SLOT_ENV]: String(slot.number) });
-    Object.assign(slot, { worker, startedAt: Date.now(), listened: false, failure: null, unfinishedConnections: 0 });
+    Object.assign(slot, { worker, startedAt: Date.now(), listened: false, failure: null, killed: false, unfinishedConnections: 0 });
     slotOf.set(worker, slot);
     worker.on('message', (message: WorkerMessage) => receive(slot, worker, message));
     worker.on('exit', (code, signal) => exited(slot, worker, code, signal));
@@ -145,7 +148,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     slot.worker = null;
     const how = describeExit(code, signal);
     if (stopping) {
-      if (code !== 0) {
+      if (code !== 0 && !slot.killed) {
         out(`worker ${slot.number} (pid ${worker.process.pid}) ended its shutdown with ${how}`);
         stopping.exitCode = 1;
       }
@@ -181,8 +184,12 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       clearTimeout(slot.restartTimer);
       if (!slot.worker) continue;
       // A worker still starting has nothing in flight.
-      if (slot.listened) send(slot.worker, { t: 'shutdown' });
-      else slot.worker.process.kill('SIGKILL');
+      if (slot.listened) {
+        send(slot.worker, { t: 'shutdown' });
+      } else {
+        slot.killed = true;
+        slot.worker.process.kill('SIGKILL');
+      }
     }
     if (live().length === 0) return finish();
     setTimeout(() => {
