@@ -14,6 +14,8 @@ export type WorkerMessage =
   | { t: 'mcp'; id: number; op: 'open' | 'touch' | 'end'; session: string; key: string }
   | { t: 'jobs'; op: 'kick' }
   | { t: 'jobs'; op: 'cancel'; job: string }
+  /** It has stopped taking connections and requests (the answer to 'shutdown'). */
+  | { t: 'draining' }
   | { t: 'stopped'; unfinishedConnections: number };
 
 /** A rate decision on the wire: [allowed 0|1, limit, remaining, reset epoch s, retry after s]. */

@@ -89,6 +89,8 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   const noticesShown = new Map<string, number>();
   let serving: ClusterServing | null = null;
   let stopping: { exitCode: number; announce: boolean } | null = null;
+  /** Said once every worker has stopped taking requests (so that it is true when read). */
+  let drainingNotice: { line: string; waiting: Set<Slot> } | null = null;
   let watch: ReleaseWatch | null = null;
   let started!: { resolve: (s: ClusterServing) => void };
   const ready = new Promise<ClusterServing>((resolve) => (started = { resolve }));
@@ -136,6 +138,8 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       case 'jobs':
         // The worker that runs the jobs resumes queued ones when it starts, so nothing is lost while it is away.
         return send(slots[MAPPING_JOBS_SLOT - 1]!.worker, message);
+      case 'draining':
+        return drained(slot);
       case 'stopped':
         slot.unfinishedConnections = message.unfinishedConnections;
         return;
@@ -148,6 +152,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     slot.worker = null;
     const how = describeExit(code, signal);
     if (stopping) {
+      drained(slot);
       if (code !== 0 && !slot.killed) {
         out(`worker ${slot.number} (pid ${worker.process.pid}) ended its shutdown with ${how}`);
         stopping.exitCode = 1;
@@ -176,20 +181,38 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     slot.restartTimer = setTimeout(() => fork(slot), decision.delayMs);
   }
 
-  /** Has every worker drain and exit; then the primary exits with exitCode (`announce`: saying how the drain went). */
-  function stopAll(exitCode: number, announce: boolean): void {
+  /** `slot` no longer takes requests (or is gone); the notice is said when none does. */
+  function drained(slot?: Slot): void {
+    if (!drainingNotice) return;
+    if (slot) drainingNotice.waiting.delete(slot);
+    if (drainingNotice.waiting.size > 0) return;
+    out(drainingNotice.line);
+    drainingNotice = null;
+  }
+
+  /**
+   * Has every worker drain and exit; then the primary exits with exitCode (`announce`: saying how the drain went).
+   * `notice` is said once no worker takes requests any more.
+   */
+  function stopAll(exitCode: number, announce: boolean, notice?: string): void {
     stopping = { exitCode, announce };
     watch?.close();
+    const waiting = new Set<Slot>();
     for (const slot of slots) {
       clearTimeout(slot.restartTimer);
       if (!slot.worker) continue;
       // A worker still starting has nothing in flight.
       if (slot.listened) {
         send(slot.worker, { t: 'shutdown' });
+        waiting.add(slot);
       } else {
         slot.killed = true;
         slot.worker.process.kill('SIGKILL');
       }
+    }
+    if (notice !== undefined) {
+      drainingNotice = { line: notice, waiting };
+      drained();
     }
     if (live().length === 0) return finish();
     setTimeout(() => {
@@ -220,8 +243,7 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
       for (const slot of live()) slot.worker!.process.kill('SIGKILL');
       process.exit(1);
     }
-    out(`${signal}: shutting down (in-flight requests get up to ${shutdownGraceMs / 1000} s)`);
-    stopAll(0, true);
+    stopAll(0, true, `${signal}: shutting down (in-flight requests get up to ${shutdownGraceMs / 1000} s)`);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

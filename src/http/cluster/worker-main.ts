@@ -25,7 +25,10 @@ async function stop(): Promise<void> {
   stopping = true;
   // Still starting: nothing is in flight yet.
   if (!server) process.exit(0);
-  const { unfinishedConnections } = await server.close();
+  // close() refuses new connections and requests before its first await.
+  const closing = server.close();
+  sendToPrimary({ t: 'draining' });
+  const { unfinishedConnections } = await closing;
   sendToPrimary({ t: 'stopped', unfinishedConnections }, () => process.exit(0));
 }
 
