@@ -21,7 +21,11 @@ export class TokenBuckets {
 
   constructor(private readonly now: Clock = Date.now) {}
 
-  take(id: string, rate: number): RateDecision {
+  /**
+   * Takes a token (or, for `upTo` > 1, as many as the bucket holds up to `upTo`: a lease of tokens another process
+   * spends); `granted` says how many were taken, the decision is the first one's.
+   */
+  take(id: string, rate: number, upTo = 1): RateDecision & { granted: number } {
     const nowMs = this.now();
     const capacity = Math.max(1, rate);
     let bucket = this.buckets.get(id);
@@ -33,8 +37,9 @@ export class TokenBuckets {
       bucket.tokens = Math.min(capacity, bucket.tokens + elapsed * rate);
       bucket.updatedMs = nowMs;
     }
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    const granted = Math.max(0, Math.min(upTo, Math.floor(bucket.tokens)));
+    const allowed = granted >= 1;
+    bucket.tokens -= granted;
     const missing = capacity - bucket.tokens;
     const reset = Math.ceil((nowMs + (missing / rate) * 1000) / 1000);
     const retryAfter = allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
@@ -45,6 +50,7 @@ export class TokenBuckets {
       remaining: Math.max(0, Math.floor(bucket.tokens)),
       reset_epoch_seconds: reset,
       retry_after_seconds: retryAfter,
+      granted,
     };
   }
 

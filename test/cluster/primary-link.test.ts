@@ -2,12 +2,13 @@
  * The workers' shared decisions through the primary (src/http/cluster/primary-link.ts, primary-services.ts), over an
  * in-memory channel standing for the cluster IPC: two workers draw on one token bucket per key (the rule of
  * docs/operations.md "Limits": a 2/s key makes 2 back-to-back requests, then one every 500 ms, whichever worker asks);
- * a turn's admissions travel as one message; an MCP session opened through one worker is found through the other;
- * with the primary gone every decision fails closed.
+ * a turn's admissions travel as one message; a fast key's tokens are leased, a lease at a time, without leaving the
+ * bound of rate × seconds + one burst; an MCP session opened through one worker is found through the other; with the
+ * primary gone every decision fails closed.
  */
 import { describe, expect, it } from 'vitest';
 import type { PrimaryMessage, WorkerMessage } from '../../src/http/cluster/cluster-messages.js';
-import { PrimaryLink, type PrimaryChannel } from '../../src/http/cluster/primary-link.js';
+import { LEASE_SECONDS, LEASE_TTL_MS, PrimaryLink, type PrimaryChannel } from '../../src/http/cluster/primary-link.js';
 import { PrimaryServices } from '../../src/http/cluster/primary-services.js';
 import { ServiceError } from '../../src/services/errors.js';
 
@@ -25,7 +26,7 @@ function cluster(workers: number, now: () => number) {
       },
       onMessage: (listener) => (deliver = listener),
     };
-    return new PrimaryLink(channel);
+    return new PrimaryLink(channel, now);
   });
   return { links, sent };
 }
@@ -62,6 +63,43 @@ describe('rate decisions through the primary', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ t: 'rate' });
     expect((sent[0] as Extract<WorkerMessage, { t: 'rate' }>).q).toHaveLength(10);
+  });
+
+  it('leases a fast key\'s tokens: never more than rate × seconds + one burst over both workers, nearly all of it used', async () => {
+    const RATE = 1000; // leases of RATE × LEASE_SECONDS = 10 tokens
+    expect(RATE * LEASE_SECONDS).toBe(10);
+    let clock = 5_000_000;
+    const { links } = cluster(2, () => clock);
+    let allowed = 0;
+    const round = async (requests: number) => {
+      for (let i = 0; i < requests; i++) if ((await links[i % 2]!.takeToken('key:fast', RATE)).allowed) allowed++;
+    };
+    await round(1400);
+    // The burst is RATE tokens; a worker may be left holding up to 9 leased tokens it has not spent.
+    expect(allowed).toBeLessThanOrEqual(RATE);
+    expect(allowed).toBeGreaterThanOrEqual(RATE - 2 * 9);
+    clock += 500;
+    await round(1000);
+    expect(allowed).toBeLessThanOrEqual(RATE + RATE * 0.5);
+    expect(allowed).toBeGreaterThanOrEqual(RATE + RATE * 0.5 - 2 * 9);
+  });
+
+  it('answers all the admissions of a turn waiting on a fast key with one lease, and drops a lease after LEASE_TTL_MS', async () => {
+    let clock = 0;
+    const { links, sent } = cluster(1, () => clock);
+    const link = links[0]!;
+    const first = await Promise.all(Array.from({ length: 300 }, () => link.takeToken('key:fast', 1000)));
+    expect(first.every((d) => d.allowed)).toBe(true);
+    expect(sent).toHaveLength(1);
+    // The last of them saw 700 left in the bucket and none in the lease.
+    expect(first.map((d) => d.remaining).sort((a, b) => a - b)[0]).toBe(700);
+    expect((await link.takeToken('key:fast', 1000)).allowed).toBe(true); // a new lease of 10
+    expect(sent).toHaveLength(2);
+    expect((await link.takeToken('key:fast', 1000)).allowed).toBe(true); // from it
+    expect(sent).toHaveLength(2);
+    clock += LEASE_TTL_MS;
+    expect((await link.takeToken('key:fast', 1000)).allowed).toBe(true); // the lease had expired: asked again
+    expect(sent).toHaveLength(3);
   });
 
   it('fails closed when the primary is gone: waiting and later decisions are a 503', async () => {

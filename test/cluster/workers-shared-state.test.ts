@@ -91,19 +91,21 @@ async function hammer(conns: PinnedConnection[], key: string, ms: number): Promi
 describe('rate limits: one key, one rate, whatever the worker', () => {
   const RATE = 20;
 
-  it('accepts at most rate × seconds + one burst over concurrent connections to both workers', async () => {
-    const key = await createKey({ name: 'rate-shared', rate_per_second: RATE });
+  // At 20/s every admission asks the primary; the leases of fast keys are tested in primary-link.test.ts (a test
+  // machine cannot be relied on to send more than 200 requests a second, where they start).
+  it.each([RATE])('accepts at most rate × seconds + one burst over concurrent connections to both workers (%i/s)', async (rate) => {
+    const key = await createKey({ name: `rate-shared-${rate}`, rate_per_second: rate });
     const conns = await connections(8);
     expect(new Set(conns.map((c) => c.pid)).size).toBe(2);
     const { statuses, elapsedS, byPid, sample429 } = await hammer(conns, key, 3000);
     const accepted = statuses.get(200) ?? 0;
     expect([...statuses.keys()].sort()).toEqual([200, 429]);
-    // The bucket holds one second's worth (the burst) and refills at RATE per second.
-    expect(accepted).toBeLessThanOrEqual(Math.ceil(RATE * elapsedS) + RATE);
+    // The bucket holds one second's worth (the burst) and refills at the rate.
+    expect(accepted).toBeLessThanOrEqual(Math.ceil(rate * elapsedS) + rate);
     // Both workers served some of them (each alone would have granted the whole rate again).
     expect(byPid.size).toBe(2);
     expect(sample429!.body.error.code).toBe('rate_limit_exceeded');
-    expect(sample429!.headers['x-ratelimit-limit']).toBe(String(RATE));
+    expect(sample429!.headers['x-ratelimit-limit']).toBe(String(rate));
   });
 
   it('gives the whole rate to a key whose requests all reach one worker (not rate / workers)', async () => {

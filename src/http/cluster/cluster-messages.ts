@@ -9,8 +9,11 @@ export type WorkerMessage =
   | { t: 'listening'; url: string; endpoints: string; releases: number }
   | { t: 'start-failed'; message: string }
   | { t: 'notice'; line: string }
-  /** Rate decisions for a batch of [bucket id, rate per second]: every admission of one event-loop turn. */
-  | { t: 'rate'; id: number; q: Array<[string, number]> }
+  /**
+   * Rate decisions for a batch of [bucket id, rate per second, tokens wanted]: the admissions of one event-loop turn
+   * (more than one token wanted: a lease, see primary-link.ts).
+   */
+  | { t: 'rate'; id: number; q: Array<[string, number, number]> }
   | { t: 'mcp'; id: number; op: 'open' | 'touch' | 'end'; session: string; key: string }
   | { t: 'jobs'; op: 'kick' }
   | { t: 'jobs'; op: 'cancel'; job: string }
@@ -18,8 +21,8 @@ export type WorkerMessage =
   | { t: 'draining' }
   | { t: 'stopped'; unfinishedConnections: number };
 
-/** A rate decision on the wire: [allowed 0|1, limit, remaining, reset epoch s, retry after s]. */
-export type WireRateDecision = [number, number, number, number, number];
+/** A rate decision on the wire: [allowed 0|1, limit, remaining, reset epoch s, retry after s, tokens granted]. */
+export type WireRateDecision = [number, number, number, number, number, number];
 
 /** Primary → worker. */
 export type PrimaryMessage =
@@ -33,12 +36,12 @@ export type PrimaryMessage =
   /** Stop accepting, finish in-flight requests within the grace period, report 'stopped', exit. */
   | { t: 'shutdown' };
 
-export function toWire(d: RateDecision): WireRateDecision {
-  return [d.allowed ? 1 : 0, d.limit, d.remaining, d.reset_epoch_seconds, d.retry_after_seconds];
+export function toWire(d: RateDecision & { granted: number }): WireRateDecision {
+  return [d.allowed ? 1 : 0, d.limit, d.remaining, d.reset_epoch_seconds, d.retry_after_seconds, d.granted];
 }
 
-export function fromWire(w: WireRateDecision): RateDecision {
-  return { allowed: w[0] === 1, limit: w[1], remaining: w[2], reset_epoch_seconds: w[3], retry_after_seconds: w[4] };
+export function fromWire(w: WireRateDecision): { decision: RateDecision; granted: number } {
+  return { decision: { allowed: w[0] === 1, limit: w[1], remaining: w[2], reset_epoch_seconds: w[3], retry_after_seconds: w[4] }, granted: w[5] };
 }
 
 /** The environment variable that carries a worker's server options (JSON) and its slot number. */

@@ -19,7 +19,7 @@ export class PrimaryServices {
   answer(message: WorkerMessage): PrimaryMessage | undefined {
     switch (message.t) {
       case 'rate':
-        return { t: 'rate', id: message.id, d: message.q.map(([bucket, rate]) => toWire(this.buckets.take(bucket, rate))) };
+        return { t: 'rate', id: message.id, d: message.q.map(([bucket, rate, want]) => toWire(this.buckets.take(bucket, rate, want))) };
       case 'mcp':
         if (message.op === 'open') {
           this.sessions.openNow(message.session, message.key);
