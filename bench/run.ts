@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { runLoad } from './lib/load-generator.js';
-import { cliCommand, processMemory, REPO_ROOT, runMeasured, startBackground, stopProcess, type CliMode } from './lib/processes.js';
+import { cliCommand, processTreeMemory, REPO_ROOT, runMeasured, startBackground, stopProcess, type CliMode } from './lib/processes.js';
 import { renderMarkdown, type BenchResult } from './lib/report.js';
 import { pageSessionHeaders } from './lib/page-session.js';
 import { mcpSessionHeaders } from './lib/mcp-session.js';
@@ -37,6 +37,7 @@ interface Args {
   skipLoad?: boolean;
   cli: CliMode;
   release: string;
+  workers?: number;
   keep?: boolean;
 }
 
@@ -67,6 +68,13 @@ function parseArgs(argv: string[]): Args {
     .option('--skip-load', 'reuse the cached store when present (load figures come from its manifest)')
     .addOption(new Option('--cli <mode>', 'run the CLI from source (tsx) or from dist/ (after npm run build)').choices(['tsx', 'dist']).default('tsx'))
     .addOption(new Option('--release <label>', 'release label to load as').default('2025.2'))
+    .addOption(
+      new Option('--workers <n>', "the server's worker processes (serve --workers; default: the server's, one per core)").argParser((v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('--workers must be a positive whole number');
+        return n;
+      }),
+    )
     .option('--keep', 'keep the server running at the end (prints its URL and key)');
   program.parse(argv, { from: 'user' });
   return program.opts<Args>();
@@ -203,7 +211,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `https://127.0.0.1:${port}`;
   const serverStarted = Date.now();
-  const server = startBackground([...cli, 'serve', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn'], (line) => log(`server: ${line}`));
+  const workers = args.workers === undefined ? [] : ['--workers', String(args.workers)];
+  const server = startBackground([...cli, 'serve', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn', ...workers], (line) => log(`server: ${line}`));
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (!stopped) {
@@ -265,7 +274,7 @@ async function main(): Promise<void> {
       log(`warm-up ${s.name} (${args.warmup} s at ${maxConn} connections)`);
       await runLoad({ baseUrl: base, apiKey: key, connections: maxConn, durationSec: args.warmup, next, okStatuses: s.okStatuses ?? [200] });
     }
-    const afterWarmup = processMemory(server.pid!);
+    const afterWarmup = processTreeMemory(server.pid!);
     const rssAfterWarmup = afterWarmup.rss;
     log(`server RSS after warm-up: ${(rssAfterWarmup / 2 ** 20).toFixed(0)} MiB (mapped files ${(afterWarmup.fileBacked / 2 ** 20).toFixed(0)} MiB)`);
 
@@ -277,7 +286,7 @@ async function main(): Promise<void> {
         results.push({ scenario: s.name, description: s.description, ...r });
       }
     }
-    const mem = processMemory(server.pid!);
+    const mem = processTreeMemory(server.pid!);
 
     const result: BenchResult = {
       version: 1,
@@ -301,6 +310,8 @@ async function main(): Promise<void> {
       },
       server: {
         startupMs,
+        workers: args.workers,
+        processes: mem.processes,
         rssAfterWarmupBytes: rssAfterWarmup,
         fileBackedAfterWarmupBytes: afterWarmup.fileBacked,
         rssAfterRunBytes: mem.rss,

@@ -35,6 +35,19 @@ export function processMemory(pid: number): { rss: number; hwm: number; fileBack
   }
 }
 
+/** processMemory summed over a process and its descendants (a server's worker processes); hwm is the sum of theirs. */
+export function processTreeMemory(pid: number): { rss: number; hwm: number; fileBacked: number; processes: number } {
+  const pids = processTree(pid);
+  const total = { rss: 0, hwm: 0, fileBacked: 0, processes: pids.length };
+  for (const p of pids) {
+    const m = processMemory(p);
+    total.rss += m.rss;
+    total.hwm += m.hwm;
+    total.fileBacked += m.fileBacked;
+  }
+  return total;
+}
+
 /** The process and all its descendants (from /proc/<pid>/stat parent links). */
 export function processTree(root: number): number[] {
   const parentOf = new Map<number, number>();

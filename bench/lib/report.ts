@@ -31,6 +31,9 @@ export interface BenchResult {
   };
   server: {
     startupMs: number;
+    /** `serve --workers` (absent: the server's default, one per core); the memory figures are summed over its processes. */
+    workers?: number;
+    processes?: number;
     rssAfterWarmupBytes: number;
     /** Of the RSS, pages of memory-mapped files (the vector index): clean, shared, reclaimable. */
     fileBackedAfterWarmupBytes?: number;
@@ -67,7 +70,9 @@ export function renderMarkdown(r: BenchResult): string {
     `Peak RSS while loading: ${mib(r.load.peakRssBytes)} (largest process; whole process tree ${mib(r.load.peakTreeRssBytes)}). Store on disk: ${mib(r.load.storeBytes)} (release directory ${mib(r.load.releaseDirBytes)}).`,
   );
   lines.push('');
-  lines.push(`**Serving** (\`omopterm serve\`, HTTPS on loopback, autocannon in the same machine): server RSS after warm-up ${mib(r.server.rssAfterWarmupBytes)}${mappedPart(r.server.fileBackedAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)}${mappedPart(r.server.fileBackedAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
+  const workers = r.server.workers === undefined ? '' : ` --workers ${r.server.workers}`;
+  const processes = r.server.processes && r.server.processes > 1 ? ` (${r.server.processes} processes together)` : '';
+  lines.push(`**Serving** (\`omopterm serve${workers}\`, HTTPS on loopback, autocannon in the same machine): server RSS${processes} after warm-up ${mib(r.server.rssAfterWarmupBytes)}${mappedPart(r.server.fileBackedAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)}${mappedPart(r.server.fileBackedAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
   lines.push('');
   lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | samples | errors |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');

@@ -35,7 +35,8 @@ import { registerHierarchyRoutes } from './rest/hierarchy-routes.js';
 import { registerMappingQualityRoutes } from './rest/mapping-quality-routes.js';
 import { registerMappingJobRoutes } from './rest/mapping-job-routes.js';
 import { registerMappingRoutes } from './rest/mapping-routes.js';
-import { inProcessTermMapper, MappingJobRunner, type TermMapper } from './mapping-jobs/mapping-job-runner.js';
+import { inProcessTermMapper, MappingJobRunner, type MappingJobRelay, type TermMapper } from './mapping-jobs/mapping-job-runner.js';
+import type { McpSessionDirectory } from './mcp-sessions.js';
 import { registerSearchRoutes } from './rest/search-routes.js';
 import { registerSemanticRoutes } from './rest/semantic-routes.js';
 import { registerStatisticsRoutes } from './rest/statistics-routes.js';
@@ -54,6 +55,10 @@ export interface AppDependencies {
   mapTerms?: TermMapper;
   /** Host and Origin rules of /mcp (default: any host, the server's own origin only). */
   mcp?: McpHttpOptions;
+  /** Where /mcp records open sessions (default: this process's memory; the workers of `serve --workers N`: their primary). */
+  mcpSessions?: McpSessionDirectory;
+  /** Set when another process runs the mapping jobs (see MappingJobRunnerOptions.relay). */
+  mappingJobRelay?: MappingJobRelay;
 }
 
 declare module 'fastify' {
@@ -99,6 +104,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     state: deps.state,
     registry: deps.registry,
     mapTerms: deps.mapTerms ?? inProcessTermMapper(deps.semanticIndexes),
+    relay: deps.mappingJobRelay,
     onNotice: (line) => app.log.warn(line),
   });
   app.decorate('mappingJobs', mappingJobs);
@@ -168,6 +174,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     semanticIndexes: deps.semanticIndexes,
     version: deps.version,
     options: deps.mcp ?? { allowedHostNames: null, allowedOrigins: [] },
+    sessions: deps.mcpSessions,
   });
 
   return app;

@@ -1,7 +1,8 @@
 /**
  * The MCP server over Streamable HTTP at POST/GET/DELETE /mcp, behind the same gate as /v1 and /fhir (API key or OAuth
  * access token, rate limit); each tool call is then metered as one call and answered with the caller's licences.
- * Sessions (Mcp-Session-Id) belong to the key that opened them; Host and Origin are checked against DNS rebinding.
+ * Sessions (Mcp-Session-Id) belong to the key that opened them and are recorded in a McpSessionDirectory, so that any
+ * process of the server continues them; Host and Origin are checked against DNS rebinding.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,13 +17,11 @@ import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-
 import { StateUnavailableError } from '../state/state-errors.js';
 import type { ApiKeyRecord, QuotaDecision, StateStore } from '../state/state-store.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
+import { LocalMcpSessions, MCP_MAX_SESSIONS_PER_KEY, MCP_SESSION_IDLE_MS, type McpSessionDirectory } from './mcp-sessions.js';
 import type { Caller } from './plumbing/request-context.js';
 
 export const MCP_PATH = '/mcp';
-/** Sessions idle longer than this are closed (the client starts a new one with initialize). */
-export const MCP_SESSION_IDLE_MS = 60 * 60_000;
-/** Most open sessions per key; the oldest idle one is closed to make room. */
-export const MCP_MAX_SESSIONS_PER_KEY = 16;
+export { MCP_MAX_SESSIONS_PER_KEY, MCP_SESSION_IDLE_MS };
 
 /** Host names a server listening on a loopback address answers to (DNS rebinding: any other Host is refused). */
 export const LOOPBACK_HOST_NAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -37,7 +36,8 @@ export interface McpHttpOptions {
   allowedOrigins: readonly string[];
 }
 
-interface Session {
+/** A session's transport and server in this process (rebuilt from the directory when another process opened it). */
+interface LiveSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   keyId: string;
@@ -50,6 +50,8 @@ interface McpRouteDependencies {
   semanticIndexes: SemanticIndexRegistry;
   version: string;
   options: McpHttpOptions;
+  /** Where open sessions are recorded (default: this process's memory). */
+  sessions?: McpSessionDirectory;
 }
 
 /** The caller of the HTTP request a tool call came in, as the route hands it to the transport (AuthInfo.extra). */
@@ -146,7 +148,9 @@ export function pendingStreamsOf(transport: WebStandardStreamableHTTPServerTrans
 }
 
 export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencies): void {
-  const sessions = new Map<string, Session>();
+  const directory = deps.sessions ?? new LocalMcpSessions();
+  /** The sessions this process has a transport for: a cache of the directory's (closing one here ends nothing). */
+  const live = new Map<string, LiveSession>();
 
   const admit = async (extra: McpRequestExtra) => {
     const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
@@ -161,38 +165,50 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
     return auth.caller.licences;
   };
 
-  function closeSession(id: string): void {
-    const session = sessions.get(id);
+  function forget(id: string): void {
+    const session = live.get(id);
     if (!session) return;
-    sessions.delete(id);
+    live.delete(id);
     void session.transport.close().catch(() => undefined);
   }
 
-  /** Closes sessions idle too long, and the oldest of this key's when it has too many. */
+  /** Drops transports idle too long, and this key's least recently used ones beyond the per-key bound. */
   function sweep(keyId: string, now: number): void {
-    for (const [id, s] of sessions) if (now - s.lastSeen > MCP_SESSION_IDLE_MS) closeSession(id);
-    const own = [...sessions.entries()].filter(([, s]) => s.keyId === keyId).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
-    for (const [id] of own.slice(0, Math.max(0, own.length - MCP_MAX_SESSIONS_PER_KEY + 1))) closeSession(id);
+    for (const [id, s] of live) if (now - s.lastSeen > MCP_SESSION_IDLE_MS) forget(id);
+    const own = [...live.entries()].filter(([, s]) => s.keyId === keyId).sort((a, b) => a[1].lastSeen - b[1].lastSeen);
+    for (const [id] of own.slice(0, Math.max(0, own.length - MCP_MAX_SESSIONS_PER_KEY + 1))) forget(id);
   }
 
-  async function openSession(keyId: string): Promise<WebStandardStreamableHTTPServerTransport> {
+  /**
+   * A transport and server for a new session (no id yet: initialize gives it one) or for an open one (`existing`):
+   * that one is taken up as initialized (the SDK has no public way to; its server needs nothing of the client's
+   * initialize, as omopterm asks clients for no sampling, elicitation or roots).
+   */
+  async function liveSession(keyId: string, existing?: string): Promise<WebStandardStreamableHTTPServerTransport> {
     sweep(keyId, Date.now());
     const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, version: deps.version, admit });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, keyId, lastSeen: Date.now() });
+      onsessioninitialized: async (id) => {
+        live.set(id, { transport, server, keyId, lastSeen: Date.now() });
+        await directory.open(id, keyId);
       },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
+      onsessionclosed: async (id) => {
+        live.delete(id);
+        await directory.end(id);
       },
     });
     releaseAnsweredStreams(transport);
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId && live.get(transport.sessionId)?.transport === transport) live.delete(transport.sessionId);
     };
     await server.connect(transport);
+    if (existing !== undefined) {
+      transport.sessionId = existing;
+      (transport as unknown as { _initialized: boolean })._initialized = true;
+      live.set(existing, { transport, server, keyId, lastSeen: Date.now() });
+    }
     return transport;
   }
 
@@ -207,13 +223,20 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
     const sessionId = request.headers['mcp-session-id'];
     let transport: WebStandardStreamableHTTPServerTransport;
     if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
       // Another key's session is not found either: a session id is no credential.
-      if (!session || session.keyId !== caller.key.id) return jsonRpcError(request, reply, 404, 'Session not found');
-      session.lastSeen = Date.now();
-      transport = session.transport;
+      if (!(await directory.touch(sessionId, caller.key.id))) {
+        forget(sessionId);
+        return jsonRpcError(request, reply, 404, 'Session not found');
+      }
+      const session = live.get(sessionId);
+      if (session && session.keyId === caller.key.id) {
+        session.lastSeen = Date.now();
+        transport = session.transport;
+      } else {
+        transport = await liveSession(caller.key.id, sessionId);
+      }
     } else if (request.method === 'POST' && isInitializeRequest(request.body)) {
-      transport = await openSession(caller.key.id);
+      transport = await liveSession(caller.key.id);
     } else {
       return jsonRpcError(request, reply, 400, 'Bad Request: No valid session ID provided (send initialize first, then the Mcp-Session-Id it returns).');
     }
@@ -232,6 +255,6 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
   app.get(MCP_PATH, { config, schema }, handle);
   app.delete(MCP_PATH, { config, schema }, handle);
   app.addHook('onClose', async () => {
-    for (const id of [...sessions.keys()]) closeSession(id);
+    for (const id of [...live.keys()]) forget(id);
   });
 }

@@ -4,7 +4,7 @@ import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { describeStateChoice, openStateStore, stateChoice, type StateChoice } from '../state/openers/open-state-store.js';
-import type { RateLimiter } from '../state/rate-limiter.js';
+import { delegatedRateLimiter, type RateLimiter, type TakeToken } from '../state/rate-limiter.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
@@ -12,7 +12,8 @@ import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { BulkSearchPool } from '../threads/bulk-search-pool.js';
 import { MappingPool } from '../threads/mapping-pool.js';
-import { poolTermMapper } from './mapping-jobs/mapping-job-runner.js';
+import { poolTermMapper, type MappingJobRelay } from './mapping-jobs/mapping-job-runner.js';
+import type { McpSessionDirectory } from './mcp-sessions.js';
 import { VERSION } from '../version.js';
 import { buildApp, DEFAULT_ANONYMOUS_RATE } from './app.js';
 import { LOOPBACK_HOST_NAMES, type McpHttpOptions } from './mcp-route.js';
@@ -57,6 +58,18 @@ export interface ServerOptions {
   mcpAllowedHosts?: string[];
   /** Origins a browser may call /mcp from besides the server's own. */
   mcpAllowedOrigins?: string[];
+  /** Set in the workers of `serve --workers N` (src/http/cluster/): what they share through their primary. */
+  workerGroup?: WorkerGroupLink;
+}
+
+/** What a worker of `serve --workers N` shares with the others through the primary process. */
+export interface WorkerGroupLink {
+  /** Rate decisions, made by the primary for every worker (one key's rate is one rate). */
+  takeToken: TakeToken;
+  /** The open MCP sessions, kept by the primary (any worker continues a session). */
+  mcpSessions: McpSessionDirectory;
+  /** null in the one worker that runs the mapping jobs; in the others, where its kick and cancel go. */
+  mappingJobRelay: MappingJobRelay | null;
 }
 
 /** True for an address only this machine reaches (where DNS rebinding is the threat /mcp's Host check stops). */
@@ -87,8 +100,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
   const stateWhere = options.state ?? stateChoice({ sqliteFile: stateStorePath(options.dataDir) });
+  const group = options.workerGroup;
+  // Rate limits in process memory would be per worker: the workers of `serve --workers N` ask their primary instead.
+  const rateLimiter = options.rateLimiter ?? (group && stateWhere.rateLimits.kind === 'memory' ? delegatedRateLimiter(group.takeToken) : undefined);
   // First, so that an unreachable state backend stops the start before anything else is running.
-  const state = await openStateStore(stateWhere, { onNotice: notice, rateLimiter: options.rateLimiter });
+  const state = await openStateStore(stateWhere, { onNotice: notice, rateLimiter });
   if (stateWhere.state.kind !== 'sqlite' || stateWhere.rateLimits.kind !== 'memory') notice(describeStateChoice(stateWhere));
   const storeKind = DEFAULT_RELEASE_STORE_KIND;
   configureSearch(options.search ?? {});
@@ -99,7 +115,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   });
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
-  const mappingPool = options.mappingWorkers === 0 ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
+  // Only the process that runs the mapping jobs needs their threads.
+  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
     openStore: releaseStoreOpener(storeKind),
@@ -131,7 +148,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     allowedOrigins: options.mcpAllowedOrigins ?? [],
   };
   const app = await buildApp(
-    { registry, state, version: VERSION, bulkSearchPool, semanticIndexes, mcp, ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}) },
+    {
+      registry,
+      state,
+      version: VERSION,
+      bulkSearchPool,
+      semanticIndexes,
+      mcp,
+      ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}),
+      ...(group ? { mcpSessions: group.mcpSessions, mappingJobRelay: group.mappingJobRelay ?? undefined } : {}),
+    },
     {
       trustProxy: options.trustProxy,
       anonymousRatePerSecond,

@@ -131,3 +131,19 @@ export class FlexibleRateLimiter implements RateLimiter {
 export function memoryRateLimiter(): RateLimiter {
   return new FlexibleRateLimiter((options) => new RateLimiterMemory(options), { backend: 'memory' });
 }
+
+/** Takes one token from a bucket (`key:<id>` or `ip:<address>`) refilled at `ratePerSecond`: a rate decision made elsewhere. */
+export type TakeToken = (bucketId: string, ratePerSecond: number) => RateDecision | Promise<RateDecision>;
+
+/**
+ * A RateLimiter whose decisions another party makes: the workers of `serve --workers N` with the embedded state ask
+ * their primary (src/http/cluster/), whose token buckets are shared by every worker, so one key's rate is one rate.
+ */
+export function delegatedRateLimiter(take: TakeToken, backend: RateLimitBackend = 'primary'): RateLimiter & { backend: RateLimitBackend } {
+  return {
+    backend,
+    take: async (id, ratePerSecond) => take(id, ratePerSecond),
+    health: async () => {},
+    close: async () => {},
+  };
+}

@@ -1,15 +1,18 @@
 /**
  * `omopterm serve`: the server's command-line options (shared with `demo` through serveOptions) and runServer,
- * which starts the HTTPS server over every loaded release and stops it gracefully on SIGINT/SIGTERM.
+ * which starts the HTTPS server over every loaded release (in this process, or in --workers processes under this one)
+ * and stops it gracefully on SIGINT/SIGTERM.
  */
 
 import { Option, type Command } from 'commander';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
+import { runClusterPrimary, type WorkerServerOptions } from '../../http/cluster/primary.js';
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
-import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveNumber, rateLimitStoreOption, stateChoiceOf, stateOption } from './options.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveInteger, parsePositiveNumber, rateLimitStoreOption, stateChoiceOf, stateOption } from './options.js';
 
 export interface ServeCliOptions {
   dataDir: string;
@@ -37,7 +40,11 @@ export interface ServeCliOptions {
   embeddingModel?: string;
   mcpAllowedHosts?: string[];
   mcpAllowedOrigins?: string[];
+  workers: number;
 }
+
+/** What runServer started: where it listens, the endpoints it serves and its TLS material. */
+export type ServingSummary = Pick<RunningServer, 'url' | 'endpoints' | 'tls'>;
 
 export function serveOptions(command: Command): Command {
   return command
@@ -121,6 +128,15 @@ export function serveOptions(command: Command): Command {
         .argParser(parseList),
     )
     .addOption(
+      new Option(
+        '--workers <n>',
+        'server processes sharing the port, under one primary that restarts a crashed one; keys, rates, quotas, MCP and browser sessions and mapping jobs are shared by all (1 = one process, no primary)',
+      )
+        .env('OMOPTERM_WORKERS')
+        .default(availableParallelism(), 'the number of CPU cores')
+        .argParser(parsePositiveInteger('--workers')),
+    )
+    .addOption(
       new Option('--log-level <level>', 'request log level')
         .env('OMOPTERM_LOG_LEVEL')
         .choices(['fatal', 'error', 'warn', 'info', 'debug', 'silent'])
@@ -131,35 +147,20 @@ export function serveOptions(command: Command): Command {
 /**
  * Starts the server, prints where it listens, and on SIGINT/SIGTERM stops accepting, lets in-flight
  * requests finish (at most --shutdown-grace seconds), closes the remaining connections and exits 0.
- * A second signal exits at once (status 1).
+ * A second signal exits at once (status 1). With --workers above 1 this process is the primary of that many
+ * worker processes (src/http/cluster/primary.ts), which does the same for all of them.
  */
-export async function runServer(options: ServeCliOptions): Promise<RunningServer> {
+export async function runServer(options: ServeCliOptions): Promise<ServingSummary> {
   const dataDir = resolve(options.dataDir);
-  const server = await startServer({
-    dataDir,
-    state: stateChoiceOf(options),
-    host: options.host,
-    port: options.port,
-    tlsCert: options.tlsCert,
-    tlsKey: options.tlsKey,
-    trustProxy: options.trustProxy,
-    anonymousRatePerSecond: options.anonymousRate,
-    browseWithoutKey: options.browseWithoutKey,
-    bulkSearchThreads: options.bulkThreads,
-    mappingWorkers: options.mappingWorkers,
-    search: { resultCache: options.searchResultCache },
-    limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },
-    shutdownGraceMs: options.shutdownGrace * 1000,
-    logLevel: options.logLevel,
-    embeddings: embeddingChoice(options.embeddingModel),
-    mcpAllowedHosts: options.mcpAllowedHosts,
-    mcpAllowedOrigins: options.mcpAllowedOrigins,
-    onNotice: (line) => process.stderr.write(`${line}\n`),
-  });
-  if (server.registry.labels().length === 0) {
-    process.stderr.write(`no vocabulary release in ${dataDir} yet: load one with \`omopterm load <athena-dir> --release YYYY.Q --data-dir ${dataDir}\`\n`);
+  const out = (line: string) => process.stderr.write(`${line}\n`);
+  const serverOptions = serverOptionsOf({ ...options, dataDir });
+  if (options.workers > 1) {
+    const serving = await runClusterPrimary({ workers: options.workers, server: serverOptions, out });
+    announce(serving.url, serving.endpoints, serving.releases, dataDir);
+    return serving;
   }
-  process.stderr.write(`omopterm listening on ${server.url} (${server.endpoints})\n`);
+  const server = await startServer({ ...serverOptions, onNotice: out });
+  announce(server.url, server.endpoints, server.registry.labels().length, dataDir);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) {
@@ -186,6 +187,38 @@ export async function runServer(options: ServeCliOptions): Promise<RunningServer
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   return server;
+}
+
+/** The server's options from the command line's (what a worker process receives too). */
+function serverOptionsOf(options: ServeCliOptions): WorkerServerOptions {
+  return {
+    dataDir: options.dataDir,
+    state: stateChoiceOf(options),
+    host: options.host,
+    port: options.port,
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
+    trustProxy: options.trustProxy,
+    anonymousRatePerSecond: options.anonymousRate,
+    browseWithoutKey: options.browseWithoutKey,
+    bulkSearchThreads: options.bulkThreads,
+    mappingWorkers: options.mappingWorkers,
+    search: { resultCache: options.searchResultCache },
+    limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },
+    shutdownGraceMs: options.shutdownGrace * 1000,
+    logLevel: options.logLevel,
+    embeddings: embeddingChoice(options.embeddingModel),
+    mcpAllowedHosts: options.mcpAllowedHosts,
+    mcpAllowedOrigins: options.mcpAllowedOrigins,
+  };
+}
+
+/** The start banner (once, whatever the number of processes). */
+function announce(url: string, endpoints: string, releases: number, dataDir: string): void {
+  if (releases === 0) {
+    process.stderr.write(`no vocabulary release in ${dataDir} yet: load one with \`omopterm load <athena-dir> --release YYYY.Q --data-dir ${dataDir}\`\n`);
+  }
+  process.stderr.write(`omopterm listening on ${url} (${endpoints})\n`);
 }
 
 export function registerServeCommand(program: Command): void {

@@ -53,8 +53,16 @@ export function poolTermMapper(pool: MappingPool): TermMapper {
   };
 }
 
+/** Where kick and cancel go when another process runs the jobs (the workers of `serve --workers N` but one). */
+export interface MappingJobRelay {
+  kick(): void;
+  cancel(jobId: string): void;
+}
+
 export interface MappingJobRunnerOptions {
   state: StateStore;
+  /** Set when another process runs the jobs: this runner then runs none and passes kick and cancel on. */
+  relay?: MappingJobRelay;
   registry: ReleaseRegistry;
   mapTerms: TermMapper;
   chunkTerms?: number;
@@ -73,6 +81,10 @@ export class MappingJobRunner {
   /** Runs the queued and interrupted jobs of the state store (call once the server is up, and after each submit). */
   kick(): void {
     if (this.closed) return;
+    if (this.options.relay) {
+      this.options.relay.kick();
+      return;
+    }
     this.again = true;
     if (this.running) return;
     this.running = this.loop().finally(() => {
@@ -82,6 +94,7 @@ export class MappingJobRunner {
 
   /** Stops the job's mapping between batches if this runner runs it (its state is the caller's to set). */
   cancel(jobId: string): void {
+    this.options.relay?.cancel(jobId);
     if (this.current?.id === jobId) this.current.controller.abort();
   }
 

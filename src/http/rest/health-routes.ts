@@ -14,7 +14,8 @@ const HealthBody = Type.Object({
     description: 'whether the state backend (API keys, usage, sessions, jobs) and the rate-limit store answer now',
   }),
   state_backend: Type.String({ description: "'sqlite' (the data directory's state.sqlite) or 'postgres'" }),
-  rate_limit_store: Type.String({ description: "'memory' (per process), 'redis' or 'postgres'" }),
+  rate_limit_store: Type.String({ description: "'memory' (per process), 'primary' (a worker of `serve --workers N` asking its primary), 'redis' or 'postgres'" }),
+  pid: Type.Integer({ description: 'The process that answered: with `serve --workers N`, one of the worker processes' }),
 });
 
 export function registerHealthRoutes(app: FastifyInstance, registry: ReleaseRegistry, version: string, state: StateStore): void {
@@ -40,6 +41,7 @@ export function registerHealthRoutes(app: FastifyInstance, registry: ReleaseRegi
         state: health.state,
         state_backend: health.backend,
         rate_limit_store: health.rate_limit_store,
+        pid: process.pid,
       };
     },
   );

@@ -96,7 +96,7 @@ export interface OpenStateOptions {
 export async function openStateStore(choice: StateChoice, options: OpenStateOptions = {}): Promise<StateStore> {
   const notice = options.onNotice ?? (() => {});
   const common = { flushIntervalMs: options.flushIntervalMs, now: options.now, onNotice: notice };
-  const limitsName = options.rateLimiter ? 'custom' : choice.rateLimits.kind;
+  const limitsName = options.rateLimiter ? ((options.rateLimiter as { backend?: string }).backend ?? 'custom') : choice.rateLimits.kind;
   if (choice.state.kind === 'sqlite') {
     const rateLimiter = options.rateLimiter ?? (choice.rateLimits.kind === 'redis' ? await redisRateLimiter(choice.rateLimits.location, notice) : memoryRateLimiter());
     return new EmbeddedStateStore(choice.state.file, { ...common, rateLimiter, rateLimitStore: limitsName });
