@@ -56,6 +56,9 @@ export interface TestServerOptions {
   limits?: ServerOptions['limits'];
   /** Receives the server's log lines (JSON, level info and above); without it the server logs nothing. */
   logStream?: ServerOptions['logStream'];
+  /** Worker threads for heavy requests (default: one per core; 0 = on the event loop) and their queue bound. */
+  threads?: number;
+  threadQueue?: number;
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -174,6 +177,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rescanIntervalMs: 0,
     limits: options.limits,
     logStream: options.logStream,
+    threads: options.threads,
+    threadQueue: options.threadQueue,
   });
   let keysCreated = 0;
   const createKey = async (key: Partial<NewApiKey> = {}) =>

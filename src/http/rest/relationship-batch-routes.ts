@@ -8,7 +8,6 @@ import {
   BATCH_OPERATIONS,
   BATCH_PARAMS,
   BATCH_RELATIONSHIPS_LIMIT,
-  runRelationshipBatch,
   type RelationshipBatchQuery,
 } from '../../services/related/relationship-batch.js';
 import { SCORING_DESCRIPTION } from '../../services/related/relationship-scoring.js';
@@ -16,7 +15,7 @@ import { TRAVERSE_DEFAULT_MAX_DEPTH, TRAVERSE_DEFAULT_MIN_SCORE } from '../../se
 import { ok } from '../plumbing/envelope.js';
 import { Envelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 import { jsonStringifySerializer, ScoredFields, TRAVERSAL_BUDGET_DESCRIPTION } from './related-routes.js';
-import { TurnQueue } from '../../threads/turn-queue.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 
 const AnyRecord = Type.Object({}, { additionalProperties: true });
 
@@ -66,9 +65,7 @@ const DESCRIPTION =
   TRAVERSAL_BUDGET_DESCRIPTION;
 
 export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
-  // A batch is up to ~100 ms of CPU: batches take their turns on the event loop, in arrival order,
-  // so that responses already computed are written meanwhile (see TurnQueue).
-  const batchTurns = new TurnQueue();
+  // A batch is up to ~100 ms of CPU: it is computed on a worker thread (src/threads/worker-pool.ts).
   app.post<{ Body: { queries: RelationshipBatchQuery[] } }>(
     '/v1/concepts/relationships/batch',
     {
@@ -97,13 +94,6 @@ export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
       // makes the compiled serializer test every record against each branch).
       serializerCompiler: jsonStringifySerializer,
     },
-    async (request) =>
-      ok(
-        request,
-        (await batchTurns.run(
-          () => runRelationshipBatch(request.view, request.body.queries),
-          () => request.socket.destroyed, // the client has gone: nobody would read the answer
-        )) ?? [],
-      ),
+    async (request) => ok(request, await computeHeavy(request, 'relationshipBatch', request.view, request.body.queries)),
   );
 }
