@@ -171,7 +171,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
 
   async function openSession(keyId: string): Promise<WebStandardStreamableHTTPServerTransport> {
     sweep(keyId, Date.now());
-    const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, version: deps.version, admit });
+    const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, workerPool: app.workerPool, version: deps.version, admit });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
