@@ -63,7 +63,8 @@ async function run(task: TaskMessage): Promise<void> {
     if (!isHeavyOperation(task.op)) throw new Error(`unknown operation ${task.op}`);
     const rules = licenceRules(task.licence);
     const views = task.builds.map((build) => new ReleaseView(storeFor(build), rules, build.label, build));
-    send({ kind: 'done', id: task.id, result: await runOperation(task.op, views, task.args as never, { semanticIndexes }) });
+    const result = await runOperation(task.op, views, task.args as never, { semanticIndexes });
+    send({ kind: 'done', id: task.id, result: task.json ? JSON.stringify(result) : result });
   } catch (err) {
     send({ kind: 'failed', id: task.id, error: serialize(err) });
   }

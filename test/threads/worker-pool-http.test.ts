@@ -121,8 +121,15 @@ describe('heavy requests on worker threads', () => {
     const resolved = await pooled.request('/v1/fhir/resolve', { method: 'POST', body: { display: 'Type II diabetes mellitus' } });
     expect(resolved.status).toBe(200);
     expect(resolved.body.data.resolution).toMatchObject({ mapping_type: 'semantic_match', standard_concept: { concept_id: 201826 } });
+    const before = poolOf(pooled).stats.threadTasks;
     const set = await pooled.request('/v1/concept-sets/resolve?ids_only=true', { method: 'POST', body: { expression: { items: [{ concept: { CONCEPT_ID: 201820 }, includeDescendants: true }] } } });
+    expect(poolOf(pooled).stats.threadTasks).toBe(before + 1);
     expect(set.body.data.concept_ids).toEqual([201820, 201826]); // the fixture's CONCEPT_ANCESTOR rows of 201820
+    // its JSON, written on the thread, has the fields the schema-serialised answer of the same set (two plain items, on the event loop) has
+    const plain = await pooled.request('/v1/concept-sets/resolve?ids_only=true', { method: 'POST', body: { expression: { items: [{ concept: { CONCEPT_ID: 201820 } }, { concept: { CONCEPT_ID: 201826 } }] } } });
+    expect(poolOf(pooled).stats.threadTasks).toBe(before + 1);
+    expect(stable(set.body)).toEqual(stable(plain.body));
+    expect(set.headers['content-type']).toBe(plain.headers['content-type']);
   });
 
   it('cheap requests stay on the event loop', async () => {

@@ -14,6 +14,16 @@ export function computeHeavy<K extends HeavyOperationName>(
   return request.server.workerPool.run(op, views, args, heavyRunOptions(request));
 }
 
+/** The same, answering the result as JSON text made on the thread (see WorkerPool.runJson; send it with okJson). */
+export function computeHeavyJson<K extends HeavyOperationName>(
+  request: FastifyRequest,
+  op: K,
+  views: ReleaseView | readonly ReleaseView[],
+  args: OperationArgs<K>,
+): Promise<string> {
+  return request.server.workerPool.runJson(op, views, args, heavyRunOptions(request));
+}
+
 /** A request whose client has closed the connection is not computed (nobody would read the answer). */
 export function heavyRunOptions(request: FastifyRequest): RunOptions {
   return { abandoned: () => request.socket.destroyed };

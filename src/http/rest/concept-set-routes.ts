@@ -9,12 +9,12 @@ import { conceptSetValueSet, FHIR_VERSIONS, fhirVersionOf, MAPS_TO_PROPERTY } fr
 import { readExpression, type ConceptSetExpression } from '../../services/concept-sets/expression-formats.js';
 import { ServiceError } from '../../services/errors.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
-import { computeHeavy, computeHere } from '../plumbing/heavy-work.js';
+import { computeHeavy, computeHeavyJson, computeHere } from '../plumbing/heavy-work.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
 import type { HeavyOperationName, OperationArgs, OperationResult } from '../../threads/heavy-operations.js';
 import type { ReleaseView } from '../../services/release-view.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
-import { ok, okPage } from '../plumbing/envelope.js';
+import { JSON_UTF8, ok, okJson, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
@@ -148,10 +148,16 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const expression = readExpression(request.body.expression);
       const scope = conceptSetScope(request);
-      if (request.query.ids_only) return ok(request, await resolveConceptSets(request, 'conceptSetIds', scope, { expression }, [expression]));
+      if (request.query.ids_only) {
+        if (!isHeavyConceptSet(expression)) return ok(request, await computeHere(request, 'conceptSetIds', scope, { expression }));
+        // up to MAX_IDS_ONLY ids (~4 MB of JSON): the text is made on the thread too
+        const data = await computeHeavyJson(request, 'conceptSetIds', scope, { expression });
+        reply.type(JSON_UTF8);
+        return okJson(request, data);
+      }
       const page = pageOf(request.body);
       const result = await resolveConceptSets(request, 'conceptSetPage', scope, { expression, page: { offset: page.offset, limit: page.pageSize } }, [expression]);
       return okPage(request, result, paginationMeta(page, result.summary.total));

@@ -12,10 +12,10 @@ import {
 } from '../../services/related/relationship-batch.js';
 import { SCORING_DESCRIPTION } from '../../services/related/relationship-scoring.js';
 import { TRAVERSE_DEFAULT_MAX_DEPTH, TRAVERSE_DEFAULT_MIN_SCORE } from '../../services/related/traversal-result.js';
-import { ok } from '../plumbing/envelope.js';
+import { JSON_UTF8, okJson } from '../plumbing/envelope.js';
 import { Envelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 import { jsonStringifySerializer, ScoredFields, TRAVERSAL_BUDGET_DESCRIPTION } from './related-routes.js';
-import { computeHeavy } from '../plumbing/heavy-work.js';
+import { computeHeavyJson } from '../plumbing/heavy-work.js';
 
 const AnyRecord = Type.Object({}, { additionalProperties: true });
 
@@ -65,7 +65,8 @@ const DESCRIPTION =
   TRAVERSAL_BUDGET_DESCRIPTION;
 
 export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
-  // A batch is up to ~100 ms of CPU: it is computed on a worker thread (src/threads/worker-pool.ts).
+  // A batch is up to ~100 ms of CPU and its answer up to ~2 MB of JSON: both are made on a worker thread
+  // (src/threads/worker-pool.ts), the event loop only writes the text.
   app.post<{ Body: { queries: RelationshipBatchQuery[] } }>(
     '/v1/concepts/relationships/batch',
     {
@@ -94,6 +95,10 @@ export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
       // makes the compiled serializer test every record against each branch).
       serializerCompiler: jsonStringifySerializer,
     },
-    async (request) => ok(request, await computeHeavy(request, 'relationshipBatch', request.view, request.body.queries)),
+    async (request, reply) => {
+      const data = await computeHeavyJson(request, 'relationshipBatch', request.view, request.body.queries);
+      reply.type(JSON_UTF8);
+      return okJson(request, data);
+    },
   );
 }
