@@ -40,7 +40,7 @@ export interface ServerOptions {
   threadQueue?: number;
   /** Worker threads that map the terms of mapping jobs (default: one per core; 0 = on the request thread, between requests). */
   mappingWorkers?: number;
-  /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
+  /** Keyword search settings for this process and its worker threads (see src/services/search/search-settings.ts). */
   search?: Partial<SearchSettings>;
   /** How often new/replaced releases are picked up from the data directory. */
   rescanIntervalMs?: number;
