@@ -4,7 +4,9 @@
  * time to resolve in this thread, the round trip through a WorkerPool thread, and the time the round trip kept this
  * thread busy (event-loop utilisation: the copy of the arguments and of the result).
  *
- *   npx tsx bench/tools/pool-hop-cost.ts DATA_DIR [--reps N]
+ *   node --expose-gc --import tsx bench/tools/pool-hop-cost.ts DATA_DIR [--reps N]
+ *
+ * (with --expose-gc a collection runs before each round trip, so that it does not count the garbage of earlier work)
  */
 import Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +26,7 @@ function option(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
@@ -59,16 +62,19 @@ async function main(): Promise<void> {
     let bytes = 0;
     for (let k = 0; k < reps; k++) {
       const expression = expressionOf(k);
-      let t = performance.now();
+      const t = performance.now();
       const result = await runOperation('conceptSetPage', [view], { expression, page }, { semanticIndexes });
       here.push(performance.now() - t);
       bytes = JSON.stringify(result).length;
+    }
+    for (let k = 0; k < reps; k++) {
+      const expression = expressionOf(k);
+      collectGarbage?.(); // the garbage of earlier work is not this round trip's
       const before = performance.eventLoopUtilization();
-      t = performance.now();
+      const t = performance.now();
       await pool.run('conceptSetPage', view, { expression, page });
       there.push(performance.now() - t);
-      const elu = performance.eventLoopUtilization(before);
-      busy.push(elu.active);
+      busy.push(performance.eventLoopUtilization(before).active);
     }
     process.stdout.write(`| ${name} | ${median(here).toFixed(2)} | ${median(there).toFixed(2)} | ${median(busy).toFixed(2)} | ${bytes.toLocaleString('en')} |\n`);
   }
