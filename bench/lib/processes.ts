@@ -15,7 +15,7 @@ export function cliCommand(mode: CliMode): string[] {
     if (!existsSync(`${REPO_ROOT}dist/cli/main.js`)) throw new Error('dist/cli/main.js is missing: run `npm run build` or use --cli tsx');
     return [process.execPath, 'dist/cli/main.js'];
   }
-  return process.env.BENCH_CPU_PROF ? [process.execPath, '--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_CPU_PROF, '--import', 'tsx', 'src/cli/main.ts'] : [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
+  return [process.execPath, '--import', 'tsx', 'src/cli/main.ts'];
 }
 
 /**
