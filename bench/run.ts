@@ -278,7 +278,7 @@ async function main(): Promise<void> {
     log(`server RSS after warm-up: ${(rssAfterWarmup / 2 ** 20).toFixed(0)} MiB (mapped files ${(afterWarmup.fileBacked / 2 ** 20).toFixed(0)} MiB)`);
 
     const results: BenchResult['scenarios'] = [];
-    const loop = new EventLoopProbe(loopDir, server.pid!);
+    const loop = new EventLoopProbe(loopDir);
     for (const { s, next } of prepared) {
       for (const c of args.connections) {
         await loop.close(); // the window before this line is not its

@@ -1,7 +1,7 @@
 /**
- * The benchmark's window on a server's event loop: with OMOPTERM_EVENT_LOOP_REPORT=DIR, each SIGUSR2 writes the
- * event-loop delay of the window since the previous one (perf_hooks.monitorEventLoopDelay) to
- * DIR/event-loop-<pid>.json and starts a new window; without it nothing is installed.
+ * The benchmark's window on a server's event loop: with OMOPTERM_EVENT_LOOP_REPORT=DIR, a serving process writes
+ * DIR/event-loop-<pid>.json at once (window 0: it reports) and, at each SIGUSR2, the event-loop delay of the window
+ * since the previous one (perf_hooks.monitorEventLoopDelay); without the variable nothing is installed.
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ export const EVENT_LOOP_RESOLUTION_MS = 1;
 /** One window of a process's event loop, delays in ms. */
 export interface EventLoopWindow {
   pid: number;
-  /** 1 for the window closed by the first signal, and so on. */
+  /** 0 when the process starts reporting, 1 for the window closed by the first signal, and so on. */
   sequence: number;
   windowMs: number;
   samples: number;
@@ -41,11 +41,11 @@ export function reportEventLoopDelay(dir: string): () => void {
   let sequence = 0;
   let since = performance.now();
   const delayMs = (ns: number) => (histogram.count ? Math.max(0, ns / 1e6 - EVENT_LOOP_RESOLUTION_MS) : 0);
-  const write = () => {
+  const write = (closing = true) => {
     const now = performance.now();
     const window: EventLoopWindow = {
       pid: process.pid,
-      sequence: ++sequence,
+      sequence: closing ? ++sequence : sequence,
       windowMs: now - since,
       samples: histogram.count,
       p50Ms: delayMs(histogram.percentile(50)),
@@ -58,9 +58,11 @@ export function reportEventLoopDelay(dir: string): () => void {
     writeFileSync(`${file}.tmp`, JSON.stringify(window));
     renameSync(`${file}.tmp`, file);
   };
-  process.on(EVENT_LOOP_REPORT_SIGNAL, write);
+  const onSignal = () => write();
+  process.on(EVENT_LOOP_REPORT_SIGNAL, onSignal);
+  write(false);
   return () => {
-    process.off(EVENT_LOOP_REPORT_SIGNAL, write);
+    process.off(EVENT_LOOP_REPORT_SIGNAL, onSignal);
     histogram.disable();
   };
 }

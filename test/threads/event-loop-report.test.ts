@@ -1,6 +1,6 @@
 /**
- * The benchmark's event-loop channel (src/threads/event-loop-report.ts): each SIGUSR2 writes the window since the
- * previous one to DIR/event-loop-<pid>.json, numbered; a loop blocked on purpose shows in that window's max; stopping
+ * The benchmark's event-loop channel (src/threads/event-loop-report.ts): a process writes DIR/event-loop-<pid>.json as
+ * it starts reporting, then each SIGUSR2 writes the window since the previous one there, numbered; a loop blocked on purpose shows in that window's max; stopping
  * removes the signal handler.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,6 +32,8 @@ describe('event-loop report', () => {
   it('writes one numbered window per signal; a blocked loop shows in its window', async () => {
     const stop = reportEventLoopDelay(dir);
     try {
+      // the process says at once that it reports (the harness signals only processes that wrote a file)
+      expect(JSON.parse(readFileSync(eventLoopReportFile(dir, process.pid), 'utf8'))).toMatchObject({ pid: process.pid, sequence: 0 });
       await sleep(50);
       const blocked = Date.now();
       while (Date.now() - blocked < 60) {
