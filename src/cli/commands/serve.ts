@@ -90,10 +90,9 @@ export function serveOptions(command: Command): Command {
         .argParser(parsePositiveInteger('--thread-queue')),
     )
     .addOption(
-      new Option('--bulk-threads <n>', 'deprecated: use --threads')
+      new Option('--bulk-threads <n>', 'deprecated: the former name of --threads (used when --threads is not given)')
         .env('OMOPTERM_BULK_THREADS')
-        .argParser(parseThreads('--bulk-threads'))
-        .hideHelp(),
+        .argParser(parseThreads('--bulk-threads')),
     )
     .addOption(
       new Option('--mapping-workers <n>', 'threads that map the terms of mapping jobs (default: one per CPU core; 0 = on the request thread, between requests)')
