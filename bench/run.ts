@@ -5,18 +5,20 @@
  *   2. load it (`omopterm load`): wall time per table and in total, peak RSS, store size
  *   3. start the real server (`omopterm serve`, HTTPS on loopback) with a bench API key
  *   4. warm up, read the server's RSS, then drive every scenario of bench/scenarios/ with autocannon
- *      at each concurrency (default 1 and 32): p50 / p95 / p99 latency and throughput
+ *      at each concurrency (default 1 and 32): p50 / p95 / p99 latency and throughput, and the server's
+ *      event-loop delay meanwhile (p99 / max, read through a bench-only channel: ./lib/event-loop.ts)
  *   5. print a markdown table and write JSON + markdown to bench/results/
  *
  * Generated vocabularies and data directories are cached under bench/.cache/ (per scale and seed).
  */
 import Database from 'better-sqlite3';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer } from 'node:net';
-import { cpus, totalmem } from 'node:os';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { EventLoopProbe } from './lib/event-loop.js';
 import { runLoad } from './lib/load-generator.js';
 import { cliCommand, processTreeMemory, REPO_ROOT, runMeasured, startBackground, stopProcess, type CliMode } from './lib/processes.js';
 import { renderMarkdown, type BenchResult } from './lib/report.js';
@@ -25,6 +27,7 @@ import { mcpSessionHeaders } from './lib/mcp-session.js';
 import { loadScenarios, type BenchContext } from './lib/scenario.js';
 import { conceptsForScale, DEFAULT_SEED } from '../src/synth/index.js';
 import { readCurrentEmbedding } from '../src/store/semantic-dir.js';
+import { EVENT_LOOP_REPORT_ENV } from '../src/threads/event-loop-report.js';
 
 interface Args {
   scale: number;
@@ -212,12 +215,17 @@ async function main(): Promise<void> {
   const base = `https://127.0.0.1:${port}`;
   const serverStarted = Date.now();
   const workers = args.workers === undefined ? [] : ['--workers', String(args.workers)];
-  const server = startBackground([...cli, 'serve', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn', ...workers], (line) => log(`server: ${line}`));
+  // Each SIGUSR2 makes the server write its event-loop delay since the previous one here (./lib/event-loop.ts).
+  const loopDir = mkdtempSync(join(tmpdir(), 'omopterm-bench-loop-'));
+  const server = startBackground([...cli, 'serve', '--data-dir', dataDir, '--host', '127.0.0.1', '--port', String(port), '--log-level', 'warn', ...workers], (line) => log(`server: ${line}`), {
+    [EVENT_LOOP_REPORT_ENV]: loopDir,
+  });
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (!stopped) {
       stopped = true;
       await stopProcess(server);
+      rmSync(loopDir, { recursive: true, force: true });
     }
   };
   process.once('SIGINT', () => void stop().then(() => process.exit(130)));
@@ -279,11 +287,15 @@ async function main(): Promise<void> {
     log(`server RSS after warm-up: ${(rssAfterWarmup / 2 ** 20).toFixed(0)} MiB (mapped files ${(afterWarmup.fileBacked / 2 ** 20).toFixed(0)} MiB)`);
 
     const results: BenchResult['scenarios'] = [];
+    const loop = new EventLoopProbe(loopDir);
     for (const { s, next } of prepared) {
       for (const c of args.connections) {
+        await loop.close(); // the window before this line is not its
         const r = await runLoad({ baseUrl: base, apiKey: key, connections: c, durationSec: args.duration, next, okStatuses: s.okStatuses ?? [200] });
-        log(`${s.name} c=${c}: ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(3)} ms, p95 ${r.p95.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms, failed ${r.failed + r.errors + r.timeouts}`);
-        results.push({ scenario: s.name, description: s.description, ...r });
+        const eventLoop = await loop.close();
+        const delay = eventLoop ? `, event-loop delay p99 ${eventLoop.p99Ms.toFixed(1)} ms, max ${eventLoop.maxMs.toFixed(1)} ms` : ', event-loop delay not reported';
+        log(`${s.name} c=${c}: ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(3)} ms, p95 ${r.p95.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms, failed ${r.failed + r.errors + r.timeouts}${delay}`);
+        results.push({ scenario: s.name, description: s.description, ...r, eventLoop });
       }
     }
     const mem = processTreeMemory(server.pid!);

@@ -118,9 +118,9 @@ export function runMeasured(argv: string[], opts: { cwd?: string; echo?: boolean
   });
 }
 
-/** Starts a long-running CLI command (the server); stderr lines go to `onLine`. */
-export function startBackground(argv: string[], onLine: (line: string) => void): ChildProcess {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a long-running CLI command (the server) with these extra environment variables; stderr lines go to `onLine`. */
+export function startBackground(argv: string[], onLine: (line: string) => void, env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(argv[0]!, argv.slice(1), { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let buf = '';
   const feed = (d: Buffer): void => {
     buf += d.toString();

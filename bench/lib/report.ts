@@ -1,4 +1,5 @@
 /** The benchmark's JSON result and its markdown rendering. */
+import type { EventLoopFigures } from './event-loop.js';
 import type { RunStats } from './load-generator.js';
 
 export interface BenchResult {
@@ -41,7 +42,8 @@ export interface BenchResult {
     fileBackedAfterRunBytes?: number;
     peakRssBytes: number;
   };
-  scenarios: Array<RunStats & { scenario: string; description: string }>;
+  /** `eventLoop`: the server's event-loop delay while the line ran (absent in older result files, null when not reported). */
+  scenarios: Array<RunStats & { scenario: string; description: string; eventLoop?: EventLoopFigures | null }>;
 }
 
 const mib = (b: number | null): string => (b === null ? '–' : `${(b / 2 ** 20).toFixed(0)} MiB`);
@@ -74,12 +76,19 @@ export function renderMarkdown(r: BenchResult): string {
   const processes = r.server.processes && r.server.processes > 1 ? ` (${r.server.processes} processes together)` : '';
   lines.push(`**Serving** (\`omopterm serve${workers}\`, HTTPS on loopback, autocannon in the same machine): server RSS${processes} after warm-up ${mib(r.server.rssAfterWarmupBytes)}${mappedPart(r.server.fileBackedAfterWarmupBytes)}, after the run ${mib(r.server.rssAfterRunBytes)}${mappedPart(r.server.fileBackedAfterRunBytes)} (peak ${mib(r.server.peakRssBytes)}); started in ${sec(r.server.startupMs)}.`);
   lines.push('');
-  lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | samples | errors |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| scenario | connections | req/s | p50 ms | p95 ms | p99 ms | samples | errors | loop delay p99 ms | loop delay max ms |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of r.scenarios) {
     const errs = s.failed + s.errors + s.timeouts;
-    lines.push(`| ${s.scenario} | ${s.connections} | ${num(Math.round(s.rps))} | ${ms3(s.p50)} | ${ms3(s.p95)} | ${ms3(s.p99)} | ${num(s.samples ?? s.requests)} | ${errs ? `${num(errs)} ${JSON.stringify(s.statusCounts)}` : 0} |`);
+    const loop = s.eventLoop ? `${ms3(s.eventLoop.p99Ms)} | ${ms3(s.eventLoop.maxMs)}` : '– | –';
+    lines.push(
+      `| ${s.scenario} | ${s.connections} | ${num(Math.round(s.rps))} | ${ms3(s.p50)} | ${ms3(s.p95)} | ${ms3(s.p99)} | ${num(s.samples ?? s.requests)} | ${errs ? `${num(errs)} ${JSON.stringify(s.statusCounts)}` : 0} | ${loop} |`,
+    );
   }
+  lines.push('');
+  lines.push(
+    'Loop delay: how late the server\'s event loop ran a 1 ms timer while the line ran (`perf_hooks.monitorEventLoopDelay`, worst p99 and max over the serving processes; see bench/README.md).',
+  );
   lines.push('');
   return lines.join('\n');
 }

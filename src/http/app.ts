@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { BulkSearchPool } from '../threads/bulk-search-pool.js';
+import { WorkerPool } from '../threads/worker-pool.js';
 import type { StateStore } from '../state/state-store.js';
 import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
@@ -47,8 +47,8 @@ export interface AppDependencies {
   registry: ReleaseRegistry;
   state: StateStore;
   version: string;
-  /** Spreads bulk searches over helper threads; without it they run in the request's thread. */
-  bulkSearchPool?: BulkSearchPool;
+  /** Runs heavy requests on worker threads (routes: `request.server.workerPool`); without it they run on the event loop, one per turn. */
+  workerPool?: WorkerPool;
   /** Each release's vectors and the query provider of semantic search (routes: `request.server.semanticIndexes`). */
   semanticIndexes: SemanticIndexRegistry;
   /** Maps the terms of mapping jobs (the server's worker pool); without it they are mapped on the request thread between requests. */
@@ -64,6 +64,8 @@ export interface AppDependencies {
 declare module 'fastify' {
   interface FastifyInstance {
     semanticIndexes: SemanticIndexRegistry;
+    /** Where heavy requests are computed (src/threads/worker-pool.ts): the route decides, the pool computes. */
+    workerPool: WorkerPool;
     /** Runs the queued mapping jobs in the background (started when the app is ready, stopped when it closes). */
     mappingJobs: MappingJobRunner;
   }
@@ -100,6 +102,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   } as FastifyServerOptions);
   recordRoutePaths(app);
   app.decorate('semanticIndexes', deps.semanticIndexes);
+  app.decorate('workerPool', deps.workerPool ?? new WorkerPool({ threads: 0, semanticIndexes: deps.semanticIndexes }));
   const mappingJobs = new MappingJobRunner({
     state: deps.state,
     registry: deps.registry,
@@ -156,7 +159,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   registerRelatedRoutes(app);
   registerRelationshipBatchRoutes(app);
   registerVocabularyRoutes(app, deps.registry);
-  registerSearchRoutes(app, { bulkSearchPool: deps.bulkSearchPool });
+  registerSearchRoutes(app);
   registerSemanticRoutes(app);
   registerFhirResolverRoutes(app);
   registerFhirSurface(app, deps.registry);

@@ -186,7 +186,7 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
    */
   async function liveSession(keyId: string, existing?: string): Promise<WebStandardStreamableHTTPServerTransport> {
     sweep(keyId, Date.now());
-    const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, version: deps.version, admit });
+    const server = createMcpServer({ registry: deps.registry, semanticIndexes: deps.semanticIndexes, workerPool: app.workerPool, version: deps.version, admit });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,

@@ -10,8 +10,9 @@ import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
-import { BulkSearchPool } from '../threads/bulk-search-pool.js';
+import { EVENT_LOOP_REPORT_ENV, reportEventLoopDelay } from '../threads/event-loop-report.js';
 import { MappingPool } from '../threads/mapping-pool.js';
+import { WorkerPool } from '../threads/worker-pool.js';
 import { poolTermMapper, type MappingJobRelay } from './mapping-jobs/mapping-job-runner.js';
 import type { McpSessionDirectory } from './mcp-sessions.js';
 import { VERSION } from '../version.js';
@@ -35,14 +36,21 @@ export interface ServerOptions {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /** Where the log lines (JSON) go instead of stdout, at logLevel (default info); tests read the log through it. */
   logStream?: { write(line: string): void };
-  /** Helper threads for bulk search (default: cores − 1, at most 3; 0 = none). See BulkSearchPool. */
-  bulkSearchThreads?: number;
+  /** Worker threads for heavy requests (default: the machine's cores; 0 = on the event loop). See WorkerPool. */
+  threads?: number;
+  /** Heavy requests that may wait for a worker thread (default: 64 per thread); one more is a 503 with Retry-After. */
+  threadQueue?: number;
   /** Worker threads that map the terms of mapping jobs (default: one per core; 0 = on the request thread, between requests). */
   mappingWorkers?: number;
-  /** Keyword search settings for this process and its helper threads (see src/services/search/search-settings.ts). */
+  /** Keyword search settings for this process and its worker threads (see src/services/search/search-settings.ts). */
   search?: Partial<SearchSettings>;
   /** How often new/replaced releases are picked up from the data directory. */
   rescanIntervalMs?: number;
+  /**
+   * Where each SIGUSR2 writes this process's event-loop delay since the previous one (the benchmark's channel; default:
+   * the environment variable OMOPTERM_EVENT_LOOP_REPORT; unset: not measured). See src/threads/event-loop-report.ts.
+   */
+  eventLoopReportDir?: string;
   /** The provider semantic search embeds queries with (`--embedding-model DIR`; default: the built-in one). */
   embeddings?: EmbeddingProviderChoice;
   /** Request time and size limits (defaults: DEFAULT_TRANSPORT_LIMITS). */
@@ -114,9 +122,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await state.close();
     throw error;
   });
-  const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
+  const embeddings = options.embeddings ?? { kind: 'lexicon' as const };
+  const workerPool = new WorkerPool({ threads: options.threads, queueLimit: options.threadQueue, storeKind, embeddings, semanticIndexes, onProblem: notice });
   // Only the process that runs the mapping jobs needs their threads.
-  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
+  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings, onProblem: notice });
+  const reportDir = options.eventLoopReportDir ?? process.env[EVENT_LOOP_REPORT_ENV];
+  const stopReport = reportDir ? reportEventLoopDelay(reportDir) : undefined;
   const registry = new ReleaseRegistry({
     dataDir: options.dataDir,
     openStore: releaseStoreOpener(storeKind),
@@ -127,7 +138,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // (deferred: the first call comes from the registry's constructor)
       queueMicrotask(() => {
         const builds = registry.all().map((r) => r.build);
-        bulkSearchPool.retain(builds);
+        workerPool.retain(builds);
+        mappingPool?.retain(builds);
         semanticIndexes.retain(builds);
       });
     },
@@ -152,7 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       registry,
       state,
       version: VERSION,
-      bulkSearchPool,
+      workerPool,
       semanticIndexes,
       mcp,
       ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}),
@@ -189,7 +201,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const drained = transport.drain(options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS);
       await app.close();
       const outcome = await drained;
-      await bulkSearchPool.close();
+      await workerPool.close();
+      stopReport?.();
       await mappingPool?.close();
       registry.close();
       await semanticIndexes.close();

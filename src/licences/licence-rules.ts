@@ -13,7 +13,8 @@ export class LicenceRules {
   constructor(
     /** Last day (YYYY-MM-DD) the key's CPT4 validation is valid for, or null. */
     readonly cpt4ValidatedUntil: string | null,
-    today: string = new Date().toISOString().slice(0, 10),
+    /** The day (YYYY-MM-DD) the rules were made for (a worker thread remakes the same rules from these two fields). */
+    readonly today: string = new Date().toISOString().slice(0, 10),
   ) {
     this.hidden = new Set<string>(NEVER_SERVED_VOCABULARIES);
     if (!cpt4ValidatedUntil || cpt4ValidatedUntil < today) {

@@ -23,10 +23,12 @@ import { resolveRelease } from '../services/release-selection.js';
 import { ReleaseView } from '../services/release-view.js';
 import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
+import { runOperation } from '../threads/heavy-operations.js';
+import type { WorkerPool } from '../threads/worker-pool.js';
 import { checkArguments } from './arguments.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { listResources, listResourceTemplates, readResource } from './resources.js';
-import { outputSchemaOf, type McpTool, type ToolContext } from './tools/tool-definition.js';
+import { outputSchemaOf, type HeavyCompute, type McpTool, type ToolContext } from './tools/tool-definition.js';
 import { MCP_TOOLS } from './tools/all-tools.js';
 
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -34,6 +36,8 @@ export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotificat
 export interface McpServerOptions {
   registry: ReleaseRegistry;
   semanticIndexes: SemanticIndexRegistry;
+  /** The server's worker threads for heavy tools (without it, over stdio, they run in this thread). */
+  workerPool?: WorkerPool;
   version: string;
   /**
    * Admits one tool call or resource read (the transport's key, rate, quota; one metered call) and returns the caller's
@@ -84,10 +88,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
 
+  const pool = options.workerPool;
+  const compute: HeavyCompute = (op, views, args) =>
+    pool ? pool.run(op, views, args) : runOperation(op, Array.isArray(views) ? views : [views as ReleaseView], args, { semanticIndexes: options.semanticIndexes });
   const contextFor = (licences: LicenceRules): ToolContext => ({
     licences,
     registry: options.registry,
     semanticIndexes: options.semanticIndexes,
+    compute,
     view: (selector) => ReleaseView.ofRelease(resolveRelease(options.registry, selector, { surface: 'mcp' }), licences),
   });
 

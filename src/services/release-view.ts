@@ -28,7 +28,7 @@ export class ReleaseView {
     readonly licences: LicenceRules,
     /** The release label the gate selected (the store's manifest label). */
     readonly label: string = store.manifest.label,
-    /** Where the release's build lives (its vectors, a helper thread opening the same build); undefined for a bare store. */
+    /** Where the release's build lives (its vectors, a worker thread opening the same build); undefined for a bare store. */
     readonly build?: ReleaseBuild,
   ) {}
 

@@ -1,42 +1,23 @@
 /**
- * Maps source terms on worker threads (every core): each worker opens the release build read-only with its vectors,
- * maps one batch of terms at a time and answers; batches are handed to whichever worker is free, and each answer is
- * reported as it comes (`onBatch`), so a caller can journal it. Cancel stops handing out batches.
+ * Maps source terms on worker threads (every core): batches of terms go to a WorkerPool of their own (./worker-pool.ts,
+ * operation mapTermBatch: each thread opens the release build read-only with its vectors), to whichever thread is
+ * free, and each answer is reported as it comes (`onBatch`), so a caller can journal it. Cancel stops handing out batches.
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
-import { searchSettings, type SearchSettings } from '../services/search/search-settings.js';
+import type { ReleaseView } from '../services/release-view.js';
+import type { SearchSettings } from '../services/search/search-settings.js';
 import type { MappingOptions, SourceTerm } from '../services/source-mapping/mapping-types.js';
 import type { TermMappingResult } from '../services/source-mapping/term-mapping.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
-import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
+import type { ReleaseStoreKind } from '../store/openers/release-store-openers.js';
+import { WorkerPool } from './worker-pool.js';
 
 /**
  * Terms per batch: small enough that cancel and progress come within a fraction of a second (a term takes a few ms),
  * large enough that the message round trip is negligible.
  */
 export const DEFAULT_MAPPING_BATCH = 25;
-
-/** Given to a mapping worker as workerData. */
-export interface MappingWorkerData {
-  storeKind: ReleaseStoreKind;
-  search: SearchSettings;
-  embeddings: EmbeddingProviderChoice;
-}
-
-export interface MappingBatchJob {
-  id: number;
-  build: ReleaseBuild;
-  cpt4ValidatedUntil: string | null;
-  terms: SourceTerm[];
-  options: MappingOptions;
-  /** ISO time the initial reviews are stamped with. */
-  now: string;
-}
-
-export type MappingBatchReply = { id: number; results: TermMappingResult[]; semantic: boolean } | { id: number; error: string };
 
 export interface MappingPoolOptions {
   /** Worker threads (default: the machine's cores). */
@@ -45,12 +26,13 @@ export interface MappingPoolOptions {
   search?: SearchSettings;
   /** The provider whose vectors the workers search (default: the built-in one); a release without them is ranked lexically. */
   embeddings?: EmbeddingProviderChoice;
+  /** Told when a thread fails or is replaced. */
+  onProblem?: (message: string) => void;
 }
 
 export interface MapTermsRequest {
-  build: ReleaseBuild;
-  /** The caller's CPT4 validation date (the licence the candidates are computed under). */
-  cpt4ValidatedUntil: string | null;
+  /** The release (its build: the threads open it) seen with the licence rules the candidates are computed under. */
+  view: ReleaseView;
   terms: readonly SourceTerm[];
   /** Checked already (checkMappingOptions). */
   options: MappingOptions;
@@ -69,70 +51,32 @@ export interface MapTermsOutcome {
   semantic: boolean;
 }
 
-interface PoolWorker {
-  worker: Worker;
-  busy: boolean;
-}
-
 export class MappingPool {
-  private readonly workers: PoolWorker[] = [];
-  private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (r: MappingBatchReply) => void; worker: PoolWorker }>();
-  private failure: Error | null = null;
+  private readonly pool: WorkerPool;
 
-  constructor(options: MappingPoolOptions = {}) {
-    const count = Math.max(1, options.workers ?? availableParallelism());
-    const data: MappingWorkerData = {
-      storeKind: options.storeKind ?? DEFAULT_RELEASE_STORE_KIND,
-      search: options.search ?? { ...searchSettings() },
-      embeddings: options.embeddings ?? { kind: 'lexicon' },
-    };
-    for (let i = 0; i < count; i++) this.workers.push({ worker: this.start(data), busy: false });
-  }
-
-  get size(): number {
-    return this.workers.length;
-  }
-
-  private start(workerData: MappingWorkerData): Worker {
-    const source = import.meta.url.endsWith('.ts');
-    const url = new URL(source ? './mapping-worker.ts' : './mapping-worker.js', import.meta.url);
-    const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData })
-      : new Worker(fileURLToPath(url), { workerData });
-    worker.unref();
-    worker.on('message', (reply: MappingBatchReply) => {
-      const waiter = this.waiting.get(reply.id);
-      if (!waiter) return;
-      this.waiting.delete(reply.id);
-      waiter.resolve(reply);
+  constructor(poolOptions: MappingPoolOptions = {}) {
+    const threads = Math.max(1, poolOptions.workers ?? availableParallelism());
+    this.pool = new WorkerPool({
+      threads,
+      // a run keeps at most one batch per thread waiting
+      queueLimit: Number.MAX_SAFE_INTEGER,
+      storeKind: poolOptions.storeKind,
+      search: poolOptions.search,
+      embeddings: poolOptions.embeddings,
+      onProblem: poolOptions.onProblem,
+      name: 'mapping',
+      // a server that never runs a job starts none
+      lazy: true,
     });
-    const fail = (message: string) => {
-      this.failure ??= new Error(message);
-      for (const [id, waiter] of this.waiting) {
-        if (waiter.worker.worker !== worker) continue;
-        this.waiting.delete(id);
-        waiter.resolve({ id, error: message });
-      }
-    };
-    worker.on('error', (err) => fail(`mapping worker failed: ${err.message}`));
-    worker.on('exit', (code) => fail(`mapping worker exited (${code})`));
-    return worker;
   }
 
-  private run(w: PoolWorker, job: MappingBatchJob): Promise<MappingBatchReply> {
-    w.busy = true;
-    return new Promise((resolve) => {
-      this.waiting.set(job.id, { resolve, worker: w });
-      w.worker.postMessage(job);
-    }).finally(() => {
-      w.busy = false;
-    }) as Promise<MappingBatchReply>;
+  /** Worker threads (started at the first run). */
+  get size(): number {
+    return this.pool.capacity;
   }
 
   /** Maps the terms in batches on the workers; resolves when all are mapped or, once cancelled, when the batches under way are in. */
   async mapTerms(request: MapTermsRequest): Promise<MapTermsOutcome> {
-    if (this.failure) throw this.failure;
     const size = Math.max(1, request.batchSize ?? DEFAULT_MAPPING_BATCH);
     const now = (request.now ?? new Date()).toISOString();
     const batches: SourceTerm[][] = [];
@@ -141,32 +85,31 @@ export class MappingPool {
     let mapped = 0;
     let semantic = false;
     let error: Error | null = null;
-    const drive = async (w: PoolWorker) => {
+    const drive = async () => {
       while (!error && !request.signal?.aborted && next < batches.length) {
         const terms = batches[next++]!;
-        const reply = await this.run(w, { id: this.nextId++, build: request.build, cpt4ValidatedUntil: request.cpt4ValidatedUntil, terms, options: request.options, now });
-        if ('error' in reply) {
-          error ??= new Error(reply.error);
-          return;
-        }
-        semantic ||= reply.semantic;
-        mapped += reply.results.length;
         try {
+          const reply = await this.pool.run('mapTermBatch', request.view, { terms, options: request.options, now });
+          semantic ||= reply.semantic;
+          mapped += reply.results.length;
           await request.onBatch?.(reply.results);
         } catch (err) {
           error ??= err as Error;
         }
       }
     };
-    await Promise.all(this.workers.map(drive));
+    await Promise.all(Array.from({ length: this.pool.capacity }, drive));
     if (error) throw error;
     return { mapped, cancelled: mapped < request.terms.length, semantic };
   }
 
+  /** The builds served: the threads close the others (a job's build is opened by its first batch). */
+  retain(builds: readonly ReleaseBuild[]): void {
+    this.pool.retain(builds);
+  }
+
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
-    this.failure ??= new Error('the mapping pool is closed');
-    await Promise.all(workers.map((w) => w.worker.terminate()));
+    await this.pool.close();
   }
 }
 

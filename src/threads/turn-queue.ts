@@ -1,12 +1,9 @@
 /**
- * Runs long synchronous jobs (a bulk search) on this thread one per event-loop turn, in queue order, so that
- * responses already being written go on between jobs; each job is told how many wait behind it, and a job whose
- * caller has gone is skipped. The measurements behind it are in docs/internals.md.
+ * Runs long synchronous jobs (heavy requests on a server without worker threads, see ./worker-pool.ts) on this thread
+ * one per event-loop turn, in queue order, so that responses already being written go on between jobs; each job is
+ * told how many wait behind it, and a job whose caller has gone is skipped. The measurements are in docs/internals.md.
  */
-/**
- * A job, told how many jobs wait behind it: work that could use other cores (a bulk search split with helper
- * threads) should not when others wait.
- */
+/** A job, told how many jobs wait behind it. */
 export type TurnJob<T> = (waiting: number) => T;
 
 export class TurnQueue {

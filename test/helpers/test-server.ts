@@ -59,6 +59,9 @@ export interface TestServerOptions {
   logStream?: ServerOptions['logStream'];
   /** Where the state is kept (default: the data directory's state.sqlite, rate limits in memory). */
   state?: StateChoice;
+  /** Worker threads for heavy requests (default: one per core; 0 = on the event loop) and their queue bound. */
+  threads?: number;
+  threadQueue?: number;
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -178,6 +181,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     limits: options.limits,
     logStream: options.logStream,
     state: options.state,
+    threads: options.threads,
+    threadQueue: options.threadQueue,
   });
   let keysCreated = 0;
   const createKey = async (key: Partial<NewApiKey> = {}) =>

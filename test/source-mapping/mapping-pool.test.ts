@@ -38,26 +38,26 @@ describe('MappingPool', () => {
     const expected = await mapTermBatch(mappingRankingContext(demo.unlicensed, lookup.ok ? lookup : null), terms, options, { now: NOW });
     for (const workers of [1, 2]) {
       const batches: number[][] = [];
-      const outcome = await mapTermsInPool({ workers, build: demo.build, cpt4ValidatedUntil: null, terms, options, now: NOW, batchSize: 7, onBatch: (r) => void batches.push(r.map((x) => x.index)) });
+      const outcome = await mapTermsInPool({ workers, view: demo.unlicensed, terms, options, now: NOW, batchSize: 7, onBatch: (r) => void batches.push(r.map((x) => x.index)) });
       expect(outcome).toEqual({ mapped: terms.length, cancelled: false, semantic: true });
       expect(batches).toHaveLength(Math.ceil(terms.length / 7));
       expect(batches.flat().sort((a, b) => a - b)).toEqual(terms.map((t) => t.index));
     }
     const results: TermMappingResult[] = [];
-    await mapTermsInPool({ workers: 2, build: demo.build, cpt4ValidatedUntil: null, terms, options, now: NOW, onBatch: (r) => void results.push(...r) });
+    await mapTermsInPool({ workers: 2, view: demo.unlicensed, terms, options, now: NOW, onBatch: (r) => void results.push(...r) });
     expect(byIndex(results)).toEqual(expected);
   }, 120_000);
 
   it('never proposes CPT4 without the validation date, and does with it', async () => {
     const cptTerms = terms.filter((t) => t.source_code !== '');
     expect(cptTerms.length).toBeGreaterThan(0);
-    const run = async (cpt4: string | null) => {
+    const run = async (cpt4: boolean) => {
       const out: TermMappingResult[] = [];
-      await mapTermsInPool({ workers: 1, build: demo.build, cpt4ValidatedUntil: cpt4, terms: cptTerms, options, onBatch: (r) => void out.push(...r) });
+      await mapTermsInPool({ workers: 1, view: cpt4 ? demo.licensed : demo.unlicensed, terms: cptTerms, options, onBatch: (r) => void out.push(...r) });
       return out.flatMap((r) => r.candidates.map((c) => c.vocabulary_id));
     };
-    expect(await run(null)).not.toContain('CPT4');
-    expect(await run('2999-12-31')).toContain('CPT4');
+    expect(await run(false)).not.toContain('CPT4');
+    expect(await run(true)).toContain('CPT4');
   }, 120_000);
 
   it('cancel: no batch is handed out after the signal; the batches under way are reported', async () => {
@@ -66,8 +66,7 @@ describe('MappingPool', () => {
       const abort = new AbortController();
       const seen: number[] = [];
       const outcome = await pool.mapTerms({
-        build: demo.build,
-        cpt4ValidatedUntil: null,
+        view: demo.unlicensed,
         terms,
         options,
         batchSize: 10,
@@ -81,7 +80,7 @@ describe('MappingPool', () => {
       expect(outcome.mapped).toBe(20);
       expect(seen).toEqual(terms.slice(0, 20).map((t) => t.index));
       // the pool stays usable for the next run
-      const again = await pool.mapTerms({ build: demo.build, cpt4ValidatedUntil: null, terms: terms.slice(0, 3), options });
+      const again = await pool.mapTerms({ view: demo.unlicensed, terms: terms.slice(0, 3), options });
       expect(again).toMatchObject({ mapped: 3, cancelled: false });
     } finally {
       await pool.close();

@@ -188,8 +188,7 @@ async function mapFile(file: string, options: MapCliOptions): Promise<void> {
         const outcome = await mapTermsInPool({
           workers: options.workers ?? availableParallelism(),
           embeddings: embeddingChoice(options.embeddingModel),
-          build: release.build,
-          cpt4ValidatedUntil: cpt4,
+          view,
           terms: pending,
           options: mappingOptions,
           now: new Date(journal.identity.started_at),

@@ -4,7 +4,7 @@
  * and stops it gracefully on SIGINT/SIGTERM.
  */
 
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_ANONYMOUS_RATE } from '../../http/app.js';
@@ -13,6 +13,18 @@ import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, typ
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
 import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveInteger, parsePositiveNumber, rateLimitStoreOption, stateChoiceOf, stateOption } from './options.js';
+
+/** The most worker threads `--threads` accepts (each opens the releases and their vectors: memory, not speed, beyond the cores). */
+export const MAX_THREADS = 64;
+
+function parseThreads(name: string) {
+  const whole = parseNonNegativeInteger(name);
+  return (value: string): number => {
+    const n = whole(value);
+    if (n > MAX_THREADS) throw new InvalidArgumentError(`${name} must be at most ${MAX_THREADS} (got '${value}'); the default is one thread per CPU core`);
+    return n;
+  };
+}
 
 export interface ServeCliOptions {
   dataDir: string;
@@ -27,6 +39,9 @@ export interface ServeCliOptions {
   trustProxy?: string[];
   anonymousRate: number;
   browseWithoutKey: boolean;
+  threads?: number;
+  threadQueue?: number;
+  /** Deprecated alias of threads. */
   bulkThreads?: number;
   mappingWorkers?: number;
   searchResultCache: boolean;
@@ -75,9 +90,22 @@ export function serveOptions(command: Command): Command {
         .default(false),
     )
     .addOption(
-      new Option('--bulk-threads <n>', 'helper threads that share bulk searches with the main thread when idle (default: CPU cores − 1, at most 3; 0 = none)')
+      new Option(
+        '--threads <n>',
+        `worker threads that compute heavy requests (semantic search, display resolution, relationship and bulk batches, whole-system $diff pages, concept sets, mapping candidates) off the event loop (default: one per CPU core; 0 = on the event loop; at most ${MAX_THREADS})`,
+      )
+        .env('OMOPTERM_THREADS')
+        .argParser(parseThreads('--threads')),
+    )
+    .addOption(
+      new Option('--thread-queue <n>', 'heavy requests that may wait for a worker thread; one more is answered 503 with Retry-After (default: 64 per thread)')
+        .env('OMOPTERM_THREAD_QUEUE')
+        .argParser(parsePositiveInteger('--thread-queue')),
+    )
+    .addOption(
+      new Option('--bulk-threads <n>', 'deprecated: the former name of --threads (used when --threads is not given)')
         .env('OMOPTERM_BULK_THREADS')
-        .argParser(parseNonNegativeInteger('--bulk-threads')),
+        .argParser(parseThreads('--bulk-threads')),
     )
     .addOption(
       new Option('--mapping-workers <n>', 'threads that map the terms of mapping jobs (default: one per CPU core; 0 = on the request thread, between requests)')
@@ -201,7 +229,9 @@ function serverOptionsOf(options: ServeCliOptions): WorkerServerOptions {
     trustProxy: options.trustProxy,
     anonymousRatePerSecond: options.anonymousRate,
     browseWithoutKey: options.browseWithoutKey,
-    bulkSearchThreads: options.bulkThreads,
+    // With several worker processes the cores are shared: each process gets its share of the threads by default.
+    threads: options.threads ?? options.bulkThreads ?? (options.workers > 1 ? Math.max(1, Math.floor(availableParallelism() / options.workers)) : undefined),
+    threadQueue: options.threadQueue,
     mappingWorkers: options.mappingWorkers,
     search: { resultCache: options.searchResultCache },
     limits: { headersTimeoutMs: options.headersTimeout * 1000, requestTimeoutMs: options.requestTimeout * 1000 },

@@ -49,7 +49,7 @@ export function inProcessTermMapper(semanticIndexes: SemanticIndexRegistry, batc
 /** The mapper of a server: batches on the mapping worker pool's threads, off the event loop. */
 export function poolTermMapper(pool: MappingPool): TermMapper {
   return async ({ release, cpt4ValidatedUntil, terms, options, signal, onBatch }) => {
-    await pool.mapTerms({ build: release.build, cpt4ValidatedUntil, terms, options, signal, onBatch });
+    await pool.mapTerms({ view: ReleaseView.ofRelease(release, new LicenceRules(cpt4ValidatedUntil)), terms, options, signal, onBatch });
   };
 }
 

@@ -14,7 +14,7 @@ import { applyReviewChange, type ReviewChange } from '../../services/source-mapp
 import { reviewSummaryMarkdown, summarizeReview } from '../../services/source-mapping/review-summary.js';
 import { sourceToConceptMapCsv, sourceToConceptMapRows } from '../../services/source-mapping/source-to-concept-map.js';
 import { readSourceTerms, type ColumnRole } from '../../services/source-mapping/source-term-reader.js';
-import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
+import { checkMappingOptions } from '../../services/source-mapping/term-mapping.js';
 import { usagiMappingOf, writeUsagiCsv } from '../../services/source-mapping/usagi-csv.js';
 import {
   EQUIVALENCES,
@@ -31,6 +31,7 @@ import {
 import { MappingJobLimitError, MAX_MAPPING_JOBS_PER_OWNER, MAX_TERMS_PER_MAPPING_JOB, type MappingJobRecord, type ReviewProgress } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import { localReturnPath } from '../plumbing/gatekeeper.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
 import { MAX_MAPPING_UPLOAD_BYTES } from '../rest/mapping-job-routes.js';
 import { CsrfField, pageHeaders, sendFragment, sendPage } from './layout.js';
@@ -479,10 +480,8 @@ function JobFacts({ job }: { job: MappingJobRecord }): VNode {
 
 /** Candidates for a text typed by the reviewer: the job's own term mapping (ranking, filters, licence), k = SEARCH_RESULTS. */
 async function searchConceptsFor(request: FastifyRequest, view: ReleaseView, job: MappingJobRecord, term: MappedTerm, text: string): Promise<TermCandidate[]> {
-  const lookup = await request.server.semanticIndexes.get(view);
-  const ctx = mappingRankingContext(view, lookup.ok ? lookup : null);
   const asked = { ...term.term, source_code: '', source_name: text };
-  const result = await mapTerm(ctx, asked, { k: SEARCH_RESULTS, filters: job.options.filters, auto_approve: {} });
+  const result = await computeHeavy(request, 'termCandidates', view, { term: asked, options: { k: SEARCH_RESULTS, filters: job.options.filters, auto_approve: {} } });
   return result.candidates;
 }
 

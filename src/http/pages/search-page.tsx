@@ -15,10 +15,10 @@ import { searchConcepts, type ConceptSearchRecord } from '../../services/search/
 import { MAX_QUERY_LENGTH } from '../../services/search/query-parser.js';
 import type { SearchFilters, StandardFlag } from '../../services/search/search-filters.js';
 import { suggestConcepts, SUGGEST_MAX_LENGTH, SUGGEST_MIN_LENGTH } from '../../services/search/suggest.js';
-import { SEMANTIC_MAX_PAGE_SIZE, semanticSearch, type SemanticResult } from '../../services/semantic/semantic-search.js';
+import { SEMANTIC_MAX_PAGE_SIZE, type SemanticResult } from '../../services/semantic/semantic-search.js';
 import { contentTokens } from '../../search-model/stop-words.js';
 import { tokenize } from '../../search-model/text-normalization.js';
-import { semanticContextOf } from '../rest/semantic-context.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 import { AddToConceptSet } from './concept-set-controls.js';
 import { highlight } from './highlight.js';
 import { sendFragment, sendPage } from './layout.js';
@@ -211,9 +211,8 @@ function keywordSearch(view: ReleaseView, s: SearchState): Outcome {
 }
 
 async function meaningSearch(request: FastifyRequest, s: SearchState): Promise<Outcome> {
-  const ctx = await semanticContextOf(request);
   const pageSize = servedPageSize(s);
-  const result = await semanticSearch(ctx, { query: s.q, filters: filtersOf(s), page: s.page, pageSize, withFacets: true });
+  const result = await computeHeavy(request, 'semanticSearch', request.view, { query: s.q, filters: filtersOf(s), page: s.page, pageSize, withFacets: true });
   const known = result.totalAboveThreshold;
   const hasNext = known > s.page * pageSize;
   const tokens = tokenize(result.enhancement.enhanced_query);

@@ -38,6 +38,17 @@ export function ok<T>(request: FastifyRequest, data: T, extraMeta?: Record<strin
   return { success: true, data, meta: { ...baseMeta(request, request.view?.label ?? null), ...extraMeta } };
 }
 
+/**
+ * The success envelope, as JSON text, around `dataJson` (the data already serialised, e.g. on a worker thread): what
+ * JSON.stringify(ok(request, data)) writes. Answer it with `reply.type(JSON_UTF8)`: Fastify then sends it unchanged.
+ */
+export function okJson(request: FastifyRequest, dataJson: string, extraMeta?: Record<string, unknown>): string {
+  return `{"success":true,"data":${dataJson},"meta":${JSON.stringify(ok(request, null, extraMeta).meta)}}`;
+}
+
+/** The content type a pre-serialised envelope is sent with. */
+export const JSON_UTF8 = 'application/json; charset=utf-8';
+
 export function okPage<T>(
   request: FastifyRequest,
   data: T,

@@ -1,22 +1,20 @@
-/** POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize,diff,to-valueset}: thin adapters over services/concept-sets. */
+/**
+ * POST /v1/concept-sets/{resolve,included-source-codes,compare,optimize,diff,to-valueset}: thin adapters over
+ * services/concept-sets; resolutions that expand hierarchies or mappings, or have many items, run on a worker thread.
+ */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import {
-  compareConceptSets,
-  includedSourceCodes,
-  MAX_IDS_ONLY,
-  optimizeConceptSet,
-  resolveConceptSetIds,
-  resolveConceptSetPage,
-} from '../../services/concept-sets/concept-set-operations.js';
-import { diffConceptSet } from '../../services/concept-sets/concept-set-diff.js';
+import { MAX_IDS_ONLY } from '../../services/concept-sets/concept-set-operations.js';
 import { conceptSetValueSet, FHIR_VERSIONS, fhirVersionOf, MAPS_TO_PROPERTY } from '../../services/concept-sets/concept-set-value-set.js';
-import { readExpression } from '../../services/concept-sets/expression-formats.js';
+import { readExpression, type ConceptSetExpression } from '../../services/concept-sets/expression-formats.js';
 import { ServiceError } from '../../services/errors.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
+import { computeHeavy, computeHeavyJson, computeHere } from '../plumbing/heavy-work.js';
 import { resolveRelease } from '../plumbing/release-resolution.js';
+import type { HeavyOperationName, OperationArgs, OperationResult } from '../../threads/heavy-operations.js';
+import type { ReleaseView } from '../../services/release-view.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
-import { ok, okPage } from '../plumbing/envelope.js';
+import { JSON_UTF8, ok, okJson, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
@@ -64,6 +62,29 @@ interface ResolveBody {
   expression: unknown;
   page?: number;
   page_size?: number;
+}
+
+/**
+ * Most items an expression that expands nothing (no includeDescendants, no includeMapped) may have and still be
+ * resolved on the event loop: below it a resolution costs less than the hand-over to a thread (measured in
+ * docs/performance.md#worker-threads); an item that expands may read hundreds of thousands of ids.
+ */
+export const INLINE_CONCEPT_SET_ITEMS = 50;
+
+/** Whether resolving these expressions is a worker thread's work (see INLINE_CONCEPT_SET_ITEMS). */
+export function isHeavyConceptSet(...expressions: ConceptSetExpression[]): boolean {
+  return expressions.some((e) => e.items.length > INLINE_CONCEPT_SET_ITEMS || e.items.some((i) => i.includeDescendants || i.includeMapped));
+}
+
+/** Resolves on a worker thread or here, as isHeavyConceptSet says. */
+function resolveConceptSets<K extends HeavyOperationName>(
+  request: FastifyRequest,
+  op: K,
+  views: ReleaseView | readonly ReleaseView[],
+  args: OperationArgs<K>,
+  expressions: ConceptSetExpression[],
+): Promise<OperationResult<K>> {
+  return isHeavyConceptSet(...expressions) ? computeHeavy(request, op, views, args) : computeHere(request, op, views, args);
 }
 
 const pageOf = (body: { page?: number; page_size?: number }) =>
@@ -127,12 +148,18 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const expression = readExpression(request.body.expression);
       const scope = conceptSetScope(request);
-      if (request.query.ids_only) return ok(request, await resolveConceptSetIds(scope, expression));
+      if (request.query.ids_only) {
+        if (!isHeavyConceptSet(expression)) return ok(request, await computeHere(request, 'conceptSetIds', scope, { expression }));
+        // up to MAX_IDS_ONLY ids (~4 MB of JSON): the text is made on the thread too
+        const data = await computeHeavyJson(request, 'conceptSetIds', scope, { expression });
+        reply.type(JSON_UTF8);
+        return okJson(request, data);
+      }
       const page = pageOf(request.body);
-      const result = await resolveConceptSetPage(scope, expression, { offset: page.offset, limit: page.pageSize });
+      const result = await resolveConceptSets(request, 'conceptSetPage', scope, { expression, page: { offset: page.offset, limit: page.pageSize } }, [expression]);
       return okPage(request, result, paginationMeta(page, result.summary.total));
     },
   );
@@ -166,7 +193,8 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
     async (request) => {
       const expression = readExpression(request.body.expression);
       const page = pageOf(request.body);
-      const result = await includedSourceCodes(conceptSetScope(request), expression, { offset: page.offset, limit: page.pageSize });
+      const window = { offset: page.offset, limit: page.pageSize };
+      const result = await resolveConceptSets(request, 'includedSourceCodes', conceptSetScope(request), { expression, page: window }, [expression]);
       return okPage(request, result, paginationMeta(page, result.total));
     },
   );
@@ -194,7 +222,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
       const a = readExpression(request.body.a, 'a');
       const b = readExpression(request.body.b, 'b');
       const page = pageOf(request.body);
-      const result = await compareConceptSets(conceptSetScope(request), a, b, { offset: page.offset, limit: page.pageSize });
+      const result = await resolveConceptSets(request, 'compareConceptSets', conceptSetScope(request), { a, b, page: { offset: page.offset, limit: page.pageSize } }, [a, b]);
       const largest = Math.max(result.only_in_a.count, result.only_in_b.count, result.in_both.count);
       return okPage(request, result, paginationMeta(page, largest));
     },
@@ -227,7 +255,10 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
         },
       },
     },
-    async (request) => ok(request, await optimizeConceptSet(conceptSetScope(request), readExpression(request.body.expression))),
+    async (request) => {
+      const expression = readExpression(request.body.expression);
+      return ok(request, await resolveConceptSets(request, 'optimizeConceptSet', conceptSetScope(request), { expression }, [expression]));
+    },
   );
 
   const ChangeSchema = Type.Object({
@@ -277,7 +308,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
       const from = conceptSetScope(request, releaseNamed(registry, request.body.from_release, 'from_release'));
       const to = conceptSetScope(request, releaseNamed(registry, request.body.to_release, 'to_release'));
       const page = pageOf(request.body);
-      const result = await diffConceptSet(from, to, expression, { offset: page.offset, limit: page.pageSize });
+      const result = await resolveConceptSets(request, 'diffConceptSet', [from, to], { expression, page: { offset: page.offset, limit: page.pageSize } }, [expression]);
       return okPage(request, result, paginationMeta(page, Math.max(result.summary.gained, result.summary.lost)));
     },
   );

@@ -13,13 +13,14 @@ import { reviewSummaryMarkdown, summarizeReview } from '../../services/source-ma
 import { sourceToConceptMapCsv, sourceToConceptMapRows } from '../../services/source-mapping/source-to-concept-map.js';
 import { readUsagiCsv, termOfUsagiMapping, usagiMappingOf, writeUsagiCsv } from '../../services/source-mapping/usagi-csv.js';
 import { COLUMN_ROLES, readSourceTerms, type ColumnRole, type SourceTermFile } from '../../services/source-mapping/source-term-reader.js';
-import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
+import { checkMappingOptions } from '../../services/source-mapping/term-mapping.js';
 import { MAX_RANKED_CANDIDATES } from '../../services/semantic/ranked-candidates.js';
 import { MappingJobLimitError, MAX_MAPPING_JOBS_PER_OWNER, MAX_TERMS_PER_MAPPING_JOB, type MappingJobRecord, type NewMappingJob } from '../../state/mapping-job-store.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import type { MappingJobRunner } from '../mapping-jobs/mapping-job-runner.js';
 import { ok, okPage } from '../plumbing/envelope.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
 import { Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
@@ -642,10 +643,8 @@ export async function registerMappingJobRoutes(app: FastifyInstance, deps: Mappi
       const body = request.body;
       if (body.source_name.trim() === '') throw validationError(`Invalid body field 'source_name': must not be blank.`, { parameter: 'source_name' });
       const options = checkMappingOptions({ k: body.k, filters: body.filters }, request.view);
-      const lookup = await request.server.semanticIndexes.get(request.view);
-      const ctx = mappingRankingContext(request.view, lookup.ok ? lookup : null);
       const term = { index: 0, line: 0, source_code: body.source_code ?? '', source_name: body.source_name, source_frequency: 0, additional_info: {} };
-      const result = await mapTerm(ctx, term, options);
+      const result = await computeHeavy(request, 'termCandidates', request.view, { term, options });
       return ok(request, { candidates: result.candidates, selected_concept_ids: result.review.concept_ids });
     },
   );

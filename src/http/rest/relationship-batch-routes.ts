@@ -8,15 +8,14 @@ import {
   BATCH_OPERATIONS,
   BATCH_PARAMS,
   BATCH_RELATIONSHIPS_LIMIT,
-  runRelationshipBatch,
   type RelationshipBatchQuery,
 } from '../../services/related/relationship-batch.js';
 import { SCORING_DESCRIPTION } from '../../services/related/relationship-scoring.js';
 import { TRAVERSE_DEFAULT_MAX_DEPTH, TRAVERSE_DEFAULT_MIN_SCORE } from '../../services/related/traversal-result.js';
-import { ok } from '../plumbing/envelope.js';
+import { JSON_UTF8, okJson } from '../plumbing/envelope.js';
 import { Envelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 import { jsonStringifySerializer, ScoredFields, TRAVERSAL_BUDGET_DESCRIPTION } from './related-routes.js';
-import { TurnQueue } from '../../threads/turn-queue.js';
+import { computeHeavyJson } from '../plumbing/heavy-work.js';
 
 const AnyRecord = Type.Object({}, { additionalProperties: true });
 
@@ -66,9 +65,8 @@ const DESCRIPTION =
   TRAVERSAL_BUDGET_DESCRIPTION;
 
 export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
-  // A batch is up to ~100 ms of CPU: batches take their turns on the event loop, in arrival order,
-  // so that responses already computed are written meanwhile (see TurnQueue).
-  const batchTurns = new TurnQueue();
+  // A batch is up to ~100 ms of CPU and its answer up to ~2 MB of JSON: both are made on a worker thread
+  // (src/threads/worker-pool.ts), the event loop only writes the text.
   app.post<{ Body: { queries: RelationshipBatchQuery[] } }>(
     '/v1/concepts/relationships/batch',
     {
@@ -97,13 +95,10 @@ export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
       // makes the compiled serializer test every record against each branch).
       serializerCompiler: jsonStringifySerializer,
     },
-    async (request) =>
-      ok(
-        request,
-        (await batchTurns.run(
-          () => runRelationshipBatch(request.view, request.body.queries),
-          () => request.socket.destroyed, // the client has gone: nobody would read the answer
-        )) ?? [],
-      ),
+    async (request, reply) => {
+      const data = await computeHeavyJson(request, 'relationshipBatch', request.view, request.body.queries);
+      reply.type(JSON_UTF8);
+      return okJson(request, data);
+    },
   );
 }

@@ -3,22 +3,16 @@
  * group in ./search/.
  */
 import type { FastifyInstance } from 'fastify';
-import type { BulkSearchPool } from '../../threads/bulk-search-pool.js';
 import { registerAdvancedSearchRoutes } from './search/advanced-search-routes.js';
 import { registerBulkSearchRoute } from './search/bulk-search-routes.js';
 import { registerFacetRoutes } from './search/facet-routes.js';
 import { registerKeywordSearchRoute } from './search/keyword-search-routes.js';
 import { registerSuggestRoutes } from './search/suggest-routes.js';
 
-interface SearchRouteOptions {
-  /** Spreads bulk searches over helper threads when the server has nothing else to do. */
-  bulkSearchPool?: BulkSearchPool;
-}
-
-export function registerSearchRoutes(app: FastifyInstance, { bulkSearchPool }: SearchRouteOptions = {}): void {
+export function registerSearchRoutes(app: FastifyInstance): void {
   registerKeywordSearchRoute(app);
   registerSuggestRoutes(app);
   registerFacetRoutes(app);
-  registerBulkSearchRoute(app, bulkSearchPool);
+  registerBulkSearchRoute(app);
   registerAdvancedSearchRoutes(app);
 }

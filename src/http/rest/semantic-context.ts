@@ -1,23 +1,11 @@
-/** The meaning-based services' context for one request (src/services/semantic/semantic-context.ts, shared with the MCP tools). */
+/** The FHIR resolver's context for one request: its display fallback (the meaning-based step) runs on the worker pool. */
 import type { FastifyRequest } from 'fastify';
-import { lexicalScoring, semanticContextFor } from '../../services/semantic/semantic-context.js';
 import { resolverContextFor, type ResolverContext } from '../../services/fhir-resolver/resolver-context.js';
-import type { SemanticIndexLookup } from '../../services/semantic/semantic-index-registry.js';
-import type { SimilarContext } from '../../services/semantic/similar-concepts.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 
-export { lexicalScoring };
-
-/** The release's semantic index lookup (ok, or why there are no usable vectors). */
-export function semanticLookupOf(request: FastifyRequest): Promise<SemanticIndexLookup> {
-  return request.server.semanticIndexes.get(request.view);
-}
-
-/** The context, or the 503 that says why the release has no usable vectors. */
-export function semanticContextOf(request: FastifyRequest): Promise<SimilarContext> {
-  return semanticContextFor(request.server.semanticIndexes, request.view);
-}
-
-/** The FHIR resolver's context for this request. */
+/** The FHIR resolver's context for this request: structured steps here, a display resolution on a worker thread. */
 export function resolverContextOf(request: FastifyRequest): ResolverContext {
-  return resolverContextFor(request.server.semanticIndexes, request.view);
+  return resolverContextFor(request.server.semanticIndexes, request.view, (display, options) =>
+    computeHeavy(request, 'resolveDisplay', request.view, { display, options }),
+  );
 }

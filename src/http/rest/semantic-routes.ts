@@ -1,19 +1,18 @@
 /**
- * Meaning-based search (issue #12): thin adapters from HTTP to src/services/semantic; a release without usable
- * vectors is a 503 semantic_unavailable that says what to run.
+ * Meaning-based search (issue #12): thin adapters from HTTP to src/services/semantic, computed on a worker thread; a
+ * release without usable vectors is a 503 semantic_unavailable that says what to run.
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { listField } from '../../services/list-field.js';
 import { parseStandardConcept, type SearchFilters } from '../../services/search/search-filters.js';
 import { CANDIDATE_K_CAP, KEYWORD_CANDIDATES } from '../../services/semantic/semantic-candidates.js';
-import { SEMANTIC_BULK_MAX_SEARCHES, semanticBulkSearch, type SemanticBulkBody } from '../../services/semantic/semantic-bulk.js';
+import { SEMANTIC_BULK_MAX_SEARCHES, type SemanticBulkBody } from '../../services/semantic/semantic-bulk.js';
 import { SEMANTIC_QUERY_MAX_LENGTH } from '../../services/semantic/semantic-query.js';
 import {
   SEMANTIC_DEFAULT_PAGE_SIZE,
   SEMANTIC_DEFAULT_THRESHOLD,
   SEMANTIC_MAX_PAGE_SIZE,
-  semanticSearch,
   semanticSearchData,
 } from '../../services/semantic/semantic-search.js';
 import {
@@ -23,13 +22,12 @@ import {
   SIMILAR_DEFAULT_THRESHOLD,
   SIMILAR_MAX_PAGE_SIZE,
   SIMILARITY_ALGORITHMS,
-  similarConcepts,
   type SimilarityAlgorithm,
 } from '../../services/semantic/similar-concepts.js';
 import { ok, okPage } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { csvList } from '../plumbing/query-values.js';
-import { semanticContextOf } from './semantic-context.js';
+import { computeHeavy } from '../plumbing/heavy-work.js';
 import { ConceptBriefFields, Envelope, ErrorEnvelope, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
 const SEMANTIC_ERRORS = { ...STANDARD_ERRORS, 503: ErrorEnvelope };
@@ -202,8 +200,7 @@ export function registerSemanticRoutes(app: FastifyInstance): void {
         const q = request.query;
         const page = readPage(q, { defaultPageSize: SEMANTIC_DEFAULT_PAGE_SIZE, maxPageSize: SEMANTIC_MAX_PAGE_SIZE });
         const filters = queryFilters(q);
-        const ctx = await semanticContextOf(request);
-        const result = await semanticSearch(ctx, { query: q.query, filters, threshold: q.threshold, page: page.page, pageSize: page.pageSize });
+        const result = await computeHeavy(request, 'semanticSearch', request.view, { query: q.query, filters, threshold: q.threshold, page: page.page, pageSize: page.pageSize });
         return okPage(request, semanticSearchData(result), paginationMeta(page, result.totalAboveThreshold));
       },
     );
@@ -264,7 +261,7 @@ export function registerSemanticRoutes(app: FastifyInstance): void {
         },
       },
     },
-    async (request) => ok(request, await semanticBulkSearch(await semanticContextOf(request), request.body)),
+    async (request) => ok(request, await computeHeavy(request, 'semanticBulkSearch', request.view, request.body)),
   );
 
   app.post<{ Body: SimilarBodyType }>(
@@ -321,10 +318,9 @@ export function registerSemanticRoutes(app: FastifyInstance): void {
         standardConcepts: parseStandardConcept(b.standard_concept),
         includeInvalid: b.include_invalid === true,
       };
-      const ctx = await semanticContextOf(request);
       return ok(
         request,
-        await similarConcepts(ctx, {
+        await computeHeavy(request, 'similarConcepts', request.view, {
           concept_id: b.concept_id,
           concept_name: b.concept_name,
           query: b.query,

@@ -11,7 +11,7 @@ import { csvList } from '../../services/list-field.js';
 import { paginationMeta, pageOf, readPage } from '../../services/pagination.js';
 import { resolveRelease } from '../../services/release-selection.js';
 import { MAX_RANKED_CANDIDATES } from '../../services/semantic/ranked-candidates.js';
-import { checkMappingOptions, mappingRankingContext, mapTerm } from '../../services/source-mapping/term-mapping.js';
+import { checkMappingOptions } from '../../services/source-mapping/term-mapping.js';
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode } from '../../services/terminology/release-diff.js';
 import { listReleases } from '../../services/vocabularies/release-catalog.js';
 import { CsvArgument, pageArguments } from './schema-helpers.js';
@@ -137,13 +137,11 @@ const mapSourceTermsTool = defineTool({
     const view = ctx.view(args.vocab_release);
     const filters = { ...(args.domain_ids ? { domain_ids: csvList(args.domain_ids) } : {}), ...(args.vocabulary_ids ? { vocabulary_ids: csvList(args.vocabulary_ids) } : {}) };
     const options = checkMappingOptions({ k: args.k ?? MAP_TERMS_DEFAULT_K, filters }, view);
-    const lookup = await ctx.semanticIndexes.get(view);
-    const ranking = mappingRankingContext(view, lookup.ok ? lookup : null);
     const results = [];
     for (const [index, t] of args.terms.entries()) {
       if (t.source_name.trim() === '') throw validationError(`Invalid argument 'terms.${index}.source_name': must not be blank.`, { parameter: `terms.${index}.source_name` });
       const term = { index: 0, line: 0, source_code: t.source_code ?? '', source_name: t.source_name, source_frequency: 0, additional_info: {} };
-      const mapped = await mapTerm(ranking, term, options);
+      const mapped = await ctx.compute('termCandidates', view, { term, options });
       results.push({ source_name: t.source_name, source_code: t.source_code ?? null, candidates: mapped.candidates, selected_concept_ids: mapped.review.concept_ids });
     }
     const lines = results.map((r) => {

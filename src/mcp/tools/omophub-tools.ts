@@ -16,14 +16,14 @@ import { pageOf, paginationMeta, readPage } from '../../services/pagination.js';
 import { searchConcepts } from '../../services/search/keyword-search.js';
 import { parseStandardConcept } from '../../services/search/search-filters.js';
 import { resolverContextFor } from '../../services/fhir-resolver/resolver-context.js';
-import { semanticContextFor } from '../../services/semantic/semantic-context.js';
 import { SEMANTIC_QUERY_MAX_LENGTH } from '../../services/semantic/semantic-query.js';
-import { semanticSearch, semanticSearchData, SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE } from '../../services/semantic/semantic-search.js';
-import { similarConcepts, SIMILAR_DEFAULT_ALGORITHM, SIMILAR_DEFAULT_THRESHOLD } from '../../services/semantic/similar-concepts.js';
+import { semanticSearchData, SEMANTIC_DEFAULT_THRESHOLD, SEMANTIC_MAX_PAGE_SIZE } from '../../services/semantic/semantic-search.js';
+import { SIMILAR_DEFAULT_ALGORITHM, SIMILAR_DEFAULT_THRESHOLD } from '../../services/semantic/similar-concepts.js';
 import { listVocabularies } from '../../services/vocabularies/vocabulary-catalog.js';
 import { searchVocabularies } from '../../services/vocabularies/vocabulary-search.js';
 import { ConceptIdArgument, CsvArgument, oneOf, pageArguments } from './schema-helpers.js';
-import { AnyObject, conceptLine, defineTool, listText, pagedMeta, releaseMeta, VocabReleaseArgument, type McpTool } from './tool-definition.js';
+import { AnyObject, conceptLine, defineTool, listText, pagedMeta, releaseMeta, VocabReleaseArgument, type McpTool, type ToolContext } from './tool-definition.js';
+import type { ReleaseView } from '../../services/release-view.js';
 
 /** search_concepts: the hosted tool's page size (1–50, default 10). */
 export const SEARCH_TOOL_MAX_PAGE_SIZE = 50;
@@ -129,8 +129,7 @@ const semanticSearchTool = defineTool({
   async run(args, ctx) {
     const view = ctx.view(args.vocab_release);
     const page = readPage(args, { defaultPageSize: SEMANTIC_TOOL_DEFAULT_PAGE_SIZE, maxPageSize: SEMANTIC_MAX_PAGE_SIZE });
-    const semantic = await semanticContextFor(ctx.semanticIndexes, view);
-    const result = await semanticSearch(semantic, {
+    const result = await ctx.compute('semanticSearch', view, {
       query: args.query,
       filters: { vocabularyIds: csvList(args.vocabulary_ids), domainIds: csvList(args.domain_ids), standardConcepts: parseStandardConcept(args.standard_concept) },
       threshold: args.threshold,
@@ -180,8 +179,7 @@ const findSimilarTool = defineTool({
       standardConcepts: parseStandardConcept(args.standard_concept),
       includeInvalid: false,
     };
-    const semantic = await semanticContextFor(ctx.semanticIndexes, view);
-    const result = await similarConcepts(semantic, {
+    const result = await ctx.compute('similarConcepts', view, {
       concept_id: args.concept_id,
       concept_name: args.concept_name,
       query: args.query,
@@ -463,6 +461,11 @@ function resolutionText(outcome: ResolutionShape): string {
     .join('\n');
 }
 
+/** The resolver's context for a tool call: its display fallback computed where the server computes heavy work. */
+function resolverOf(ctx: ToolContext, view: ReleaseView) {
+  return resolverContextFor(ctx.semanticIndexes, view, (display, options) => ctx.compute('resolveDisplay', view, { display, options }));
+}
+
 const fhirResolveTool = defineTool({
   name: 'fhir_resolve',
   title: 'Resolve a FHIR coding to an OMOP standard concept',
@@ -473,7 +476,7 @@ const fhirResolveTool = defineTool({
   async run(args, ctx) {
     const view = ctx.view(args.vocab_release);
     const coding: CodingInput = { system: args.system, code: args.code, display: args.display, vocabulary_id: args.vocabulary_id };
-    const outcome = await resolveCoding(resolverContextFor(ctx.semanticIndexes, view), coding, resolveOptionsOf(args));
+    const outcome = await resolveCoding(resolverOf(ctx, view), coding, resolveOptionsOf(args));
     return { data: outcome, meta: releaseMeta(view), text: resolutionText(outcome as ResolutionShape) };
   },
 });
@@ -499,7 +502,7 @@ const fhirResolveCodeableConceptTool = defineTool({
   async run(args, ctx) {
     const view = ctx.view(args.vocab_release);
     const codings: CodingInput[] = args.coding.map((c) => ({ system: c.system, code: c.code, display: c.display, vocabulary_id: c.vocabulary_id, user_selected: c.user_selected }));
-    const outcome = await resolveCodeableConcept(resolverContextFor(ctx.semanticIndexes, view), codings, args.text, resolveOptionsOf(args));
+    const outcome = await resolveCodeableConcept(resolverOf(ctx, view), codings, args.text, resolveOptionsOf(args));
     const best = (outcome as { best_match?: ResolutionShape | null }).best_match;
     return { data: outcome, meta: releaseMeta(view), text: best ? `Best match:\n${resolutionText(best)}` : 'No coding resolved and the text found nothing.' };
   },

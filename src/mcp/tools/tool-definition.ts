@@ -9,6 +9,10 @@ import { PaginationSchema, type PaginationMeta } from '../../services/pagination
 import type { ReleaseView } from '../../services/release-view.js';
 import type { SemanticIndexRegistry } from '../../services/semantic/semantic-index-registry.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
+import type { HeavyOperationName, OperationArgs, OperationResult } from '../../threads/heavy-operations.js';
+
+/** Computes a heavy operation on the caller's views: on the server's worker threads over HTTP, in this thread over stdio. */
+export type HeavyCompute = <K extends HeavyOperationName>(op: K, views: ReleaseView | readonly ReleaseView[], args: OperationArgs<K>) => Promise<OperationResult<K>>;
 
 /** What a tool works with for one call: the caller's view of the selected release, and the server's shared parts. */
 export interface ToolContext {
@@ -17,6 +21,8 @@ export interface ToolContext {
   licences: LicenceRules;
   registry: ReleaseRegistry;
   semanticIndexes: SemanticIndexRegistry;
+  /** Where meaning-based work runs (semantic search, similar concepts, display resolution, term candidates). */
+  compute: HeavyCompute;
 }
 
 export interface ToolMeta {

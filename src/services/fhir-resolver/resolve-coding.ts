@@ -8,7 +8,7 @@ import type { ConceptRecord } from '../../store/records.js';
 import { matchSystem, nearestKnownSystem, ICD9_PROCEDURE_VOCABULARY } from '../fhir/code-system-uris.js';
 import { briefConcept } from '../concepts/concept-brief.js';
 import { expectedDomains } from './cdm-target.js';
-import { resolveDisplay, type DisplayMatch } from './display-resolution.js';
+import type { DisplayMatch } from './display-resolution.js';
 import { resolveAdministrative } from './administrative-resolution.js';
 import { alignmentOf, finishResolution, sentinelResolution, tableOf, unknownSource } from './resolution-assembly.js';
 import type { ResolverContext } from './resolver-context.js';
@@ -62,9 +62,8 @@ async function resolveByDisplay(
   options: ResolveOptions,
   why: string,
 ): Promise<Resolution | undefined> {
-  const displayCtx = await ctx.displayContext();
   const wanted = 1 + (options.includeRecommendations ? options.recommendationsLimit : 0);
-  const found = await resolveDisplay(displayCtx, display, { domainIds: resourceType ? expectedDomains(resourceType) : undefined, limit: wanted });
+  const found = await ctx.resolveDisplay(display, { domainIds: resourceType ? expectedDomains(resourceType) : undefined, limit: wanted });
   const [best, ...runnersUp] = found.matches;
   if (!best) return undefined;
   const how =

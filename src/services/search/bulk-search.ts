@@ -93,7 +93,7 @@ export function checkBulkBody(body: BulkSearchBody): BulkSearchItem[] {
 
 /**
  * Runs a bulk search in this thread. `firstIndex` is the position of `searches[0]` in the whole
- * request (for default search ids when a request is split between threads, see src/threads/bulk-search-pool.ts).
+ * request (for default search ids when a request is split between threads, see src/threads/bulk-search-parts.ts).
  */
 export function bulkSearch(view: ReleaseView, body: BulkSearchBody, firstIndex = 0): BulkSearchOutcome[] {
   const searches = checkBulkBody(body);

@@ -1,6 +1,6 @@
 /**
  * Process-wide settings of keyword search, set once at start by the server (`omopterm serve`
- * options) and by each bulk-search helper thread from what the server hands it. Services read no
+ * options) and by each worker thread from what the server hands it. Services read no
  * environment variables; this is where a setting enters them.
  */
 export interface SearchSettings {

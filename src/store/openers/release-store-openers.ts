@@ -1,7 +1,7 @@
 /**
  * Which store implementation opens a release, chosen here and only here: the server injects the opener into the
- * release registry and passes its name (a name can cross a thread boundary, a function cannot) to the bulk-search
- * helper threads, which look the same opener up here.
+ * release registry and passes its name (a name can cross a thread boundary, a function cannot) to the worker
+ * threads (src/threads/worker-pool.ts), which look the same opener up here.
  */
 import type { ReleaseStoreOpener } from '../release-store.js';
 import { openSqliteRelease } from '../sqlite/open-sqlite-release.js';

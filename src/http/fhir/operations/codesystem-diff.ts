@@ -1,13 +1,13 @@
 /**
  * CodeSystem/$diff (an OMOPHub extension, GET and POST): what changed between two loaded releases, for one code
- * or, one cursor-paged page at a time, for a whole code system.
+ * or, one cursor-paged page at a time (computed on a worker thread), for a whole code system.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../../../services/errors.js';
 import type { ReleaseView } from '../../../services/release-view.js';
-import { diffCodeSystem } from '../../../services/terminology/code-system-diff.js';
 import { DIFF_CHANGE_TYPES, diffChangeTypes, diffCode, type DiffChangeType, type ReleaseChange } from '../../../services/terminology/release-diff.js';
 import type { OpenRelease, ReleaseRegistry } from '../../../store/release-registry.js';
+import { computeHeavy } from '../../plumbing/heavy-work.js';
 import { resolveRelease } from '../../plumbing/release-resolution.js';
 import { registerFhirOperation, type FhirOperationContext } from '../fhir-operation.js';
 import { parametersResource, type FhirParameter } from '../fhir-resources.js';
@@ -53,7 +53,7 @@ const countParameter = ({ type, count }: { type: DiffChangeType; count: number }
 /** Parameters that page the whole-system walk, refused with `code`. */
 const WALK_PARAMETERS = ['count', 'cursor'] as const;
 
-function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): object {
+async function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): Promise<object> {
   const system = ctx.params.required('system');
   const code = ctx.params.get('code');
   const types = diffChangeTypes(ctx.params.all('type'));
@@ -75,10 +75,12 @@ function diffOperation(ctx: FhirOperationContext, registry: ReleaseRegistry): ob
     const counted = DIFF_CHANGE_TYPES.filter((type) => types.has(type)).map((type) => ({ type, count: changes.filter((c) => c.type === type).length }));
     return parametersResource([...versions, ...changes.map(changeParameter), ...counted.map(countParameter)]);
   }
-  const page = diffCodeSystem(before, after, system, {
+  // A page reads up to the walk's budget of concepts in both releases (~20 ms at full size): a worker thread's work.
+  const page = await computeHeavy(ctx.request, 'codeSystemDiffPage', [before, after], {
+    system,
     count: ctx.params.integer('count'),
     cursor: ctx.params.get('cursor'),
-    types,
+    types: [...types],
   });
   return parametersResource([
     ...versions,

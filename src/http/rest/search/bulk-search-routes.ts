@@ -1,18 +1,15 @@
-/** POST /v1/search/bulk: 1–BULK_MAX_SEARCHES searches in one call (data: bare array), spread over helper threads when idle. */
+/** POST /v1/search/bulk: 1–BULK_MAX_SEARCHES searches in one call (data: bare array), on the worker threads (split across idle ones). */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { bulkSearch, BULK_MAX_SEARCHES, type BulkSearchFields, type BulkSearchItem } from '../../../services/search/bulk-search.js';
-import type { BulkSearchPool } from '../../../threads/bulk-search-pool.js';
-import { TurnQueue } from '../../../threads/turn-queue.js';
+import { BULK_MAX_SEARCHES, type BulkSearchFields, type BulkSearchItem } from '../../../services/search/bulk-search.js';
+import { pooledBulkSearch } from '../../../threads/bulk-search-parts.js';
+import { heavyRunOptions } from '../../plumbing/heavy-work.js';
 import { ok } from '../../plumbing/envelope.js';
 import { Envelope, ReleaseQuery, STANDARD_ERRORS } from '../../plumbing/schemas.js';
 import { BULK_SEARCH_DESCRIPTION } from './search-descriptions.js';
 import { BulkOnlyFields, FiltersBody, SearchConceptSchema } from './search-schemas.js';
 
-/** `bulkSearchPool` spreads bulk searches over helper threads when the server has nothing else to do. */
-export function registerBulkSearchRoute(app: FastifyInstance, bulkSearchPool: BulkSearchPool | undefined): void {
-  // Bulk searches take their turns on the event loop, in arrival order (see TurnQueue).
-  const bulkSearchTurns = new TurnQueue();
+export function registerBulkSearchRoute(app: FastifyInstance): void {
   app.post<{ Body: { searches: BulkSearchItem[]; defaults?: BulkSearchFields } }>(
     '/v1/search/bulk',
     {
@@ -53,16 +50,6 @@ export function registerBulkSearchRoute(app: FastifyInstance, bulkSearchPool: Bu
         },
       },
     },
-    async (request) =>
-      ok(
-        request,
-        (await bulkSearchTurns.run(
-          (waiting) =>
-            bulkSearchPool
-              ? bulkSearchPool.run(request.view, request.body, { otherRequests: waiting })
-              : bulkSearch(request.view, request.body),
-          () => request.socket.destroyed, // the client has gone: nobody would read the answer
-        )) ?? [],
-      ),
+    async (request) => ok(request, await pooledBulkSearch(request.server.workerPool, request.view, request.body, heavyRunOptions(request))),
   );
 }

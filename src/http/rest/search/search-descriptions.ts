@@ -42,7 +42,7 @@ export const FACETS_DESCRIPTION =
 
 export const BULK_SEARCH_DESCRIPTION =
   `1–${BULK_MAX_SEARCHES} searches in one call (one call for rate limiting and quota). Each search has its own filters on top of \`defaults\`; a failing search (bad query, restricted vocabulary) gives status \`failed\` with \`error\` and does not affect the others. \`page_size\` per search: 1–${BULK_MAX_PAGE_SIZE}, default ${BULK_DEFAULT_PAGE_SIZE}. ` +
-  'Results are exactly those of the same searches made one by one. The searches share their index reads, and when the server is otherwise idle a request is split over spare cores (`omopterm serve --bulk-threads`); ' +
+  'Results are exactly those of the same searches made one by one. The searches share their index reads, and a request is computed on a worker thread, split over several when they are idle (`omopterm serve --threads`); ' +
   '`duration` is the milliseconds a search took, including its share of the shared reads.';
 
 export const ADVANCED_SEARCH_DESCRIPTION =
