@@ -8,6 +8,7 @@ import type { SemanticIndexRegistry } from '../../services/semantic/semantic-ind
 import type { MappingOptions, SourceTerm } from '../../services/source-mapping/mapping-types.js';
 import { mappingRankingContext, mapTermBatch, type TermMappingResult } from '../../services/source-mapping/term-mapping.js';
 import type { MappingJobRecord } from '../../state/mapping-job-store.js';
+import { StateUnavailableError } from '../../state/state-errors.js';
 import type { StateStore } from '../../state/state-store.js';
 import type { OpenRelease, ReleaseRegistry } from '../../store/release-registry.js';
 import type { MappingPool } from '../../threads/mapping-pool.js';
@@ -28,6 +29,8 @@ export type TermMapper = (request: MapTermsRequest) => Promise<void>;
 
 /** Terms read from the state and handed to the mapper at a time (the mapper saves them in its own, smaller batches). */
 export const RUNNER_CHUNK_TERMS = 2000;
+/** While the state backend is unreachable, the runner looks again this often (the interrupted job stays `running`). */
+const STATE_RETRY_MS = 5000;
 /** Terms per batch of the in-process mapper: between batches the event loop answers other requests. */
 export const IN_PROCESS_BATCH_TERMS = 8;
 
@@ -87,9 +90,17 @@ export class MappingJobRunner {
     }
     this.again = true;
     if (this.running) return;
-    this.running = this.loop().finally(() => {
-      this.running = null;
-    });
+    this.running = this.loop()
+      .catch((error: unknown) => {
+        // The state backend went away: nothing is lost (a job stays `running`); look again later.
+        if (!(error instanceof StateUnavailableError)) throw error;
+        this.options.onNotice?.(`mapping jobs paused: ${error.message}; retrying in ${STATE_RETRY_MS / 1000} s`);
+        setTimeout(() => this.kick(), STATE_RETRY_MS).unref();
+      })
+      .catch((error: unknown) => this.options.onNotice?.(`mapping job runner stopped: ${(error as Error).message}`))
+      .finally(() => {
+        this.running = null;
+      });
   }
 
   /** Stops the job's mapping between batches if this runner runs it (its state is the caller's to set). */
@@ -162,6 +173,8 @@ export class MappingJobRunner {
       await state.setMappingJobState(job.id, 'completed');
     } catch (error) {
       if (controller.signal.aborted) return;
+      // An outage of the state is no failure of the job: it resumes where it stopped once the state is back.
+      if (error instanceof StateUnavailableError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       this.options.onNotice?.(`mapping job ${job.id} failed: ${message}`);
       await state.setMappingJobState(job.id, 'failed', message);
