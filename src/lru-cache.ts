@@ -17,4 +17,8 @@ export class LruCache<V> {
     this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
   }
+
+  clear(): void {
+    this.map.clear();
+  }
 }

@@ -1,7 +1,11 @@
 /**
  * A mapping job of 10,000 source terms on a running server, with concept lookups measured while it runs:
- * `npx tsx bench/tools/mapping-job-timing.ts BASE_URL API_KEY DATA_DIR [--terms N] [--k K] [--lookup-connections C]`
- * (a server kept by `npm run bench -- --scale 1 --skip-load --scenario concept-by-id --keep`, which prints both).
+ * `npx tsx bench/tools/mapping-job-timing.ts BASE_URL API_KEY DATA_DIR [--terms N] [--k K] [--lookup-connections C]
+ * [--lookup-rate R]` (a server kept by `npm run bench -- --scale 1 --skip-load --scenario concept-by-id --keep`, which
+ * prints both). Lookups run back to back on each connection (closed loop: as many as the server answers, which on a
+ * 2-core machine takes most of a core from the job), or with `--lookup-rate R` at R requests per second in all
+ * (open loop: each request starts on schedule whether or not the previous one has answered), the load of people
+ * browsing while the job runs.
  */
 import Database from 'better-sqlite3';
 import { Agent, request } from 'node:https';
@@ -52,6 +56,7 @@ async function main(): Promise<void> {
   const termCount = option('--terms', 10_000);
   const k = option('--k', 10);
   const connections = option('--lookup-connections', 1);
+  const lookupRate = option('--lookup-rate', 0);
   const builds = listReleaseBuilds(dataDir);
   const label = effectiveDefaultLabel(dataDir, builds);
   const build = builds.find((b) => b.label === label);
@@ -80,7 +85,7 @@ async function main(): Promise<void> {
   const lookupIds = ctx.sample<{ concept_id: number }>('SELECT concept_id FROM concept', 20_000).map((r) => r.concept_id);
   db.close();
 
-  const agent = new Agent({ keepAlive: true, maxSockets: connections + 2 });
+  const agent = new Agent({ keepAlive: true, maxSockets: (lookupRate > 0 ? 8 : connections) + 2 });
   const submitted = performance.now();
   const submit = await call(agent, base, key, 'POST', '/v1/mapping-jobs', JSON.stringify({ text: termsCsv(terms), name: `bench ${termCount} terms`, k }));
   if (submit.status !== 202) throw new Error(`submit answered ${submit.status}: ${submit.body.slice(0, 500)}`);
@@ -91,14 +96,30 @@ async function main(): Promise<void> {
   let done: { state: string; mapped_terms: number; total_terms: number; error: string | null } | null = null;
   let lookupFailures = 0;
   let stop = false;
-  const lookups = Array.from({ length: connections }, async (_, c) => {
-    for (let i = c; !stop; i += connections) {
-      const started = performance.now();
-      const reply = await call(agent, base, key, 'GET', `/v1/concepts/${lookupIds[i % lookupIds.length]}`);
-      if (reply.status === 200) latencies.push(performance.now() - started);
-      else lookupFailures++;
-    }
-  });
+  const lookup = async (i: number) => {
+    const started = performance.now();
+    const reply = await call(agent, base, key, 'GET', `/v1/concepts/${lookupIds[i % lookupIds.length]}`);
+    if (reply.status === 200) latencies.push(performance.now() - started);
+    else lookupFailures++;
+  };
+  const lookups =
+    lookupRate > 0
+      ? [
+          (async () => {
+            const inFlight = new Set<Promise<void>>();
+            const start = performance.now();
+            for (let i = 0; !stop; i++) {
+              const due = start + (i * 1000) / lookupRate;
+              if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+              const p: Promise<void> = lookup(i).finally(() => inFlight.delete(p));
+              inFlight.add(p);
+            }
+            await Promise.all(inFlight);
+          })(),
+        ]
+      : Array.from({ length: connections }, async (_, c) => {
+          for (let i = c; !stop; i += connections) await lookup(i);
+        });
   let lastReport = 0;
   while (!done) {
     await new Promise((r) => setTimeout(r, 250));
@@ -119,7 +140,7 @@ async function main(): Promise<void> {
   console.log(
     `mapping job of ${termCount.toLocaleString('en-US')} terms (top ${k}): ${done.state} in ${seconds.toFixed(1)} s (${(termCount / seconds).toFixed(0)} terms/s)` +
       (done.error ? `, error: ${done.error}` : '') +
-      `; concept lookups meanwhile (GET /v1/concepts/{id}, ${connections} connection${connections > 1 ? 's' : ''}): ${latencies.length} ok, ${lookupFailures} failed, ` +
+      `; concept lookups meanwhile (GET /v1/concepts/{id}, ${lookupRate > 0 ? `${lookupRate}/s` : `${connections} connection${connections > 1 ? 's' : ''} back to back`}): ${latencies.length} ok, ${lookupFailures} failed, ` +
       `p50 ${ms(0.5)} ms, p95 ${ms(0.95)} ms, p99 ${ms(0.99)} ms, max ${ms(1)} ms`,
   );
 }

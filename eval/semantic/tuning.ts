@@ -13,7 +13,9 @@ import { type RankingWeights } from '../../src/search-model/candidate-ranking.js
 import { summariseRanks, type RankSummary } from './metrics.js';
 import { RANK_DEPTH, type EvalQuery } from './query-outcomes.js';
 
-/** One query's candidates: 4 features per text (lexical, meaning, coverage, exact), the candidate owning each text. */
+/** One query's candidates: FEATURE_COUNT features per text (lexical, meaning, coverage, exact, lexical rank), the candidate owning each text. */
+const FEATURE_COUNT = 5;
+
 export interface TuningQuery {
   features: Float64Array;
   owner: Int32Array;
@@ -36,7 +38,7 @@ export async function gatherTuningQuery(ctx: RankingContext, query: EvalQuery): 
   const gathered = await gatherCandidates(ctx, { text, filters: {}, k: RANK_DEPTH + 1 });
   const n = gathered.candidates.reduce((sum, c) => sum + c.texts.length, 0);
   const out: TuningQuery = {
-    features: new Float64Array(n * 4),
+    features: new Float64Array(n * FEATURE_COUNT),
     owner: new Int32Array(n),
     conceptIds: new Int32Array(gathered.candidates.length),
     isTarget: new Uint8Array(gathered.candidates.length),
@@ -47,7 +49,7 @@ export async function gatherTuningQuery(ctx: RankingContext, query: EvalQuery): 
     out.conceptIds[i] = c.concept.concept_id;
     out.isTarget[i] = query.targets.has(c.concept.concept_id) ? 1 : 0;
     for (const t of c.texts) {
-      out.features.set([t.features.lexical, t.features.meaning, t.features.coverage, t.features.exact], at * 4);
+      out.features.set([t.features.lexical, t.features.meaning, t.features.coverage, t.features.exact, t.features.lexicalRank], at * FEATURE_COUNT);
       out.owner[at++] = i;
     }
   });
@@ -62,11 +64,12 @@ export function rankUnder(q: TuningQuery, weights: RankingWeights): number | nul
 /** The rank of the target and the concept ranked first under the weights (what semantic search would answer). */
 export function outcomeUnder(q: TuningQuery, weights: RankingWeights, withFirst = true): { rank: number | null; first: number | null } {
   const w = weightsFor({ candidates: [], withMeaning: q.withMeaning }, weights);
-  const total = w.lexical + w.meaning + w.coverage + w.exact;
+  const total = w.lexical + w.meaning + w.coverage + w.exact + w.lexicalRank;
   const best = new Float64Array(q.conceptIds.length).fill(-1);
   const f = q.features;
   for (let t = 0; t < q.owner.length; t++) {
-    const s = Math.round(((w.lexical * f[t * 4]! + w.meaning * f[t * 4 + 1]! + w.coverage * f[t * 4 + 2]! + w.exact * f[t * 4 + 3]!) / total) * 1e4);
+    const o = t * FEATURE_COUNT;
+    const s = Math.round(((w.lexical * f[o]! + w.meaning * f[o + 1]! + w.coverage * f[o + 2]! + w.exact * f[o + 3]! + w.lexicalRank * f[o + 4]!) / total) * 1e4);
     const c = q.owner[t]!;
     if (s > best[c]!) best[c] = s;
   }
@@ -125,8 +128,8 @@ export function chooseWeights(queries: readonly TuningQuery[], sets: readonly Tu
   let gridPoints = 0;
   for (let l = 0; l <= steps; l++) {
     for (let m = 0; l + m <= steps; m++) {
-      {
-        const weights = { lexical: at(l), meaning: at(m), coverage: at(steps - l - m), exact: FIXED_EXACT_WEIGHT };
+      for (let r = 0; l + m + r <= steps; r++) {
+        const weights = { lexical: at(l), meaning: at(m), coverage: at(steps - l - m - r), exact: FIXED_EXACT_WEIGHT, lexicalRank: at(r) };
         gridPoints++;
         const evaluated = evaluateWeights(queries, sets, weights);
         const better =

@@ -19,7 +19,8 @@ import { registerSynthCommand } from './commands/synth.js';
 
 const ENVIRONMENT_HELP = `
 Every option can also be set through an environment variable, shown as (env: …) in each
-command's help: OMOPTERM_DATA_DIR for --data-dir; OMOPTERM_<OPTION> for the server options of
+command's help: OMOPTERM_DATA_DIR, OMOPTERM_STATE and OMOPTERM_RATE_LIMIT_STORE for --data-dir,
+--state and --rate-limit-store of every command; OMOPTERM_<OPTION> for the server options of
 serve and demo (OMOPTERM_PORT, OMOPTERM_TLS_CERT, …); OMOPTERM_<COMMAND>_<OPTION> for the others
 (OMOPTERM_LOAD_RELEASE, OMOPTERM_KEYS_CREATE_RATE, …). A flag is on when its variable is set.`;
 

@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
   });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
-  registerHealthRoutes(app, deps.registry, deps.version);
+  registerHealthRoutes(app, deps.registry, deps.version, deps.state);
   await registerPages(app, { registry: deps.registry, version: deps.version, anonymousBrowsing: options.anonymousBrowsing ?? false, state: deps.state });
   registerConceptRoutes(app);
   registerConceptSetRoutes(app, deps.registry);

@@ -11,10 +11,11 @@ import { Readable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpRequestExtra } from '../mcp/mcp-server.js';
-import { quotaExceededError } from '../services/admission-errors.js';
+import { quotaExceededError, stateUnavailableError } from '../services/admission-errors.js';
 import { ServiceError } from '../services/errors.js';
 import type { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
-import type { ApiKeyRecord, StateStore } from '../state/state-store.js';
+import { StateUnavailableError } from '../state/state-errors.js';
+import type { ApiKeyRecord, QuotaDecision, StateStore } from '../state/state-store.js';
 import type { ReleaseRegistry } from '../store/release-registry.js';
 import { LocalMcpSessions, MCP_MAX_SESSIONS_PER_KEY, MCP_SESSION_IDLE_MS, type McpSessionDirectory } from './mcp-sessions.js';
 import type { Caller } from './plumbing/request-context.js';
@@ -156,7 +157,12 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
   const admit = async (extra: McpRequestExtra) => {
     const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
     if (!auth) throw new ServiceError(401, 'missing_api_key', 'An API key is required: send the header "Authorization: Bearer <API key>".');
-    const quota = await deps.state.meter(auth.caller.key);
+    let quota: QuotaDecision;
+    try {
+      quota = await deps.state.meter(auth.caller.key);
+    } catch (error) {
+      throw error instanceof StateUnavailableError ? stateUnavailableError(error) : error;
+    }
     if (!quota.allowed) throw quotaExceededError(quota);
     return auth.caller.licences;
   };

@@ -3,7 +3,8 @@ import { configureSearch, type SearchSettings } from '../services/search/search-
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
-import { EmbeddedStateStore, type TakeToken } from '../state/embedded-state-store.js';
+import { describeStateChoice, openStateStore, stateChoice, type StateChoice } from '../state/openers/open-state-store.js';
+import { delegatedRateLimiter, type RateLimiter, type TakeToken } from '../state/rate-limiter.js';
 import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
@@ -49,6 +50,10 @@ export interface ServerOptions {
   /** How long close() lets in-flight requests finish before closing their connections. */
   shutdownGraceMs?: number;
   onNotice?: (line: string) => void;
+  /** Where keys, usage, sessions, jobs and rate limits are kept (default: <data-dir>/state.sqlite, rate limits in memory). */
+  state?: StateChoice;
+  /** A rate limiter instead of the chosen one, e.g. worker processes asking their primary (see openStateStore). */
+  rateLimiter?: RateLimiter;
   /** Host names /mcp answers to (default: the loopback names when listening on a loopback address, else any). */
   mcpAllowedHosts?: string[];
   /** Origins a browser may call /mcp from besides the server's own. */
@@ -94,12 +99,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const notice = options.onNotice ?? (() => {});
   const tls = await loadTlsMaterial(options.dataDir, options.tlsCert, options.tlsKey);
   if (tls.generated) notice(`generated a self-signed TLS certificate: ${tls.certPath} (key ${tls.keyPath})`);
+  const stateWhere = options.state ?? stateChoice({ sqliteFile: stateStorePath(options.dataDir) });
+  const group = options.workerGroup;
+  // Rate limits in process memory would be per worker: the workers of `serve --workers N` ask their primary instead.
+  const rateLimiter = options.rateLimiter ?? (group && stateWhere.rateLimits.kind === 'memory' ? delegatedRateLimiter(group.takeToken) : undefined);
+  // First, so that an unreachable state backend stops the start before anything else is running.
+  const state = await openStateStore(stateWhere, { onNotice: notice, rateLimiter });
+  if (stateWhere.state.kind !== 'sqlite' || stateWhere.rateLimits.kind !== 'memory') notice(describeStateChoice(stateWhere));
   const storeKind = DEFAULT_RELEASE_STORE_KIND;
   configureSearch(options.search ?? {});
   // A local model that cannot load stops the start here, before anything else is running.
   const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
-  await semanticIndexes.prepare();
-  const group = options.workerGroup;
+  await semanticIndexes.prepare().catch(async (error: unknown) => {
+    await state.close();
+    throw error;
+  });
   const bulkSearchPool = new BulkSearchPool({ threads: options.bulkSearchThreads, storeKind, onProblem: notice });
   // Only the process that runs the mapping jobs needs their threads.
   const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings: options.embeddings ?? { kind: 'lexicon' } });
@@ -118,7 +132,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
     },
   });
-  const state = new EmbeddedStateStore(stateStorePath(options.dataDir), { takeToken: group?.takeToken });
   const anonymousRatePerSecond = options.anonymousRatePerSecond ?? DEFAULT_ANONYMOUS_RATE;
   const transport = new HttpsTransport(
     tls,

@@ -15,6 +15,13 @@ export interface CandidateFeatures {
   coverage: number;
   /** 1 when the text is the query (exact name or synonym) or the concept has the source code, else 0. */
   exact: number;
+  /**
+   * The lexical score's own order, as reciprocal rank: 1/r for the candidate whose best text is r-th by the lexical
+   * score among the query's candidates (ties by concept id), the same for each of its texts. The plain lexical order
+   * is the baseline the ranking must never lose to; this feature lets the weighted mean keep its top few near the
+   * top whatever their meaning scores (a linear mean of the scores alone could not: docs/semantic-search.md).
+   */
+  lexicalRank: number;
 }
 
 export type RankingWeights = Readonly<CandidateFeatures>;
@@ -25,7 +32,7 @@ export type RankingWeights = Readonly<CandidateFeatures>;
  * tuning halves, then the best mean of top-1, top-10 and MRR. `npm run eval:semantic` prints its pick and says when
  * these differ. Coverage came out 0: the lexical score already rewards the query's words.
  */
-export const RANKING_WEIGHTS: RankingWeights = Object.freeze({ lexical: 0.25, meaning: 0.65, coverage: 0, exact: 0.1 });
+export const RANKING_WEIGHTS: RankingWeights = Object.freeze({ lexical: 0.25, meaning: 0.65, coverage: 0, exact: 0.1, lexicalRank: 0 });
 
 /** Without vectors the meaning weight goes to the lexical score, so the scale (and thresholds) stay comparable. */
 export function weightsWithoutMeaning(weights: RankingWeights = RANKING_WEIGHTS): RankingWeights {
@@ -34,8 +41,10 @@ export function weightsWithoutMeaning(weights: RankingWeights = RANKING_WEIGHTS)
 
 /** The weighted mean of the features (0..1); monotone in each feature, 1 only for an exact text that scores 1 throughout. */
 export function candidateScore(f: CandidateFeatures, weights: RankingWeights = RANKING_WEIGHTS): number {
-  const total = weights.lexical + weights.meaning + weights.coverage + weights.exact;
-  const s = (weights.lexical * f.lexical + weights.meaning * f.meaning + weights.coverage * f.coverage + weights.exact * f.exact) / total;
+  const total = weights.lexical + weights.meaning + weights.coverage + weights.exact + weights.lexicalRank;
+  const s =
+    (weights.lexical * f.lexical + weights.meaning * f.meaning + weights.coverage * f.coverage + weights.exact * f.exact + weights.lexicalRank * f.lexicalRank) /
+    total;
   return Number.isFinite(s) ? Math.min(1, Math.max(0, s)) : 0;
 }
 

@@ -41,3 +41,14 @@ export function quotaExceededError(quota: QuotaRefusal, nowMs: number = Date.now
     { 'Retry-After': String(retryAfter) },
   );
 }
+
+/** 503 while the shared state (keys, limits, quotas) cannot be reached: nothing is served without the check. */
+export function stateUnavailableError(outage: { retryAfterSeconds: number }): ServiceError {
+  return new ServiceError(
+    503,
+    'state_unavailable',
+    `The server cannot reach its state backend (API keys, rate limits and quotas), so it cannot check this request. Retry after ${outage.retryAfterSeconds} s.`,
+    { retry_after_seconds: outage.retryAfterSeconds },
+    { 'Retry-After': String(outage.retryAfterSeconds) },
+  );
+}

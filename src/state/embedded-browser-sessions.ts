@@ -4,9 +4,9 @@
  * state the browser keeps there (concept sets). Each use joins session → key, so revoking a key ends its sessions.
  */
 import type Database from 'better-sqlite3';
-import { hashSecret, newSecret } from './secrets.js';
+import { hashSecret, newSecret, SESSION_ID_PREFIX } from './secrets.js';
 import { MAX_SESSION_DATA_BYTES, type ApiKeyRecord, type BrowserSession } from './state-store.js';
-import type { Clock } from './token-buckets.js';
+import type { Clock } from './state-store.js';
 
 export const SESSION_DDL = `
 CREATE TABLE IF NOT EXISTS browser_session (
@@ -20,7 +20,6 @@ CREATE TABLE IF NOT EXISTS browser_session (
 CREATE INDEX IF NOT EXISTS browser_session_by_expiry ON browser_session (expires_at_ms);
 `;
 
-const SESSION_ID_PREFIX = 'ohs_';
 const KEY_COLUMNS = 'k.id, k.name, k.rate_per_second, k.monthly_quota, k.cpt4_validated_until, k.created_at, k.revoked_at';
 
 interface SessionRow {

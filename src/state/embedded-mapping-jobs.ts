@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { MappedTerm, MappingStatus, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
+import type { MappedTerm, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
 import {
   FINISHED_MAPPING_JOB_STATES,
   MAX_MAPPING_JOBS_PER_OWNER,
@@ -16,7 +16,8 @@ import {
   type NewMappingJob,
   type ReviewProgress,
 } from './mapping-job-store.js';
-import type { Clock } from './token-buckets.js';
+import type { Clock } from './state-store.js';
+import { jobOf, mappedTermOf, reviewProgressOf, TERM_COLUMNS, termOf, uncheckedReview, type JobRow, type StatusTally, type TermRow } from './mapping-job-rows.js';
 
 export const MAPPING_JOB_DDL = `
 CREATE TABLE IF NOT EXISTS mapping_job (
@@ -56,62 +57,6 @@ CREATE TABLE IF NOT EXISTS mapping_term (
 CREATE INDEX IF NOT EXISTS mapping_term_by_frequency ON mapping_term (job_id, source_frequency DESC, term_index);
 CREATE INDEX IF NOT EXISTS mapping_term_by_status ON mapping_term (job_id, status, source_frequency DESC, term_index);
 `;
-
-interface JobRow {
-  id: string;
-  owner_key_id: string | null;
-  name: string;
-  release_label: string;
-  cpt4_validated_until: string | null;
-  options: string;
-  columns: string;
-  state: MappingJobState;
-  total_terms: number;
-  mapped_terms: number;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-interface TermRow {
-  term_index: number;
-  line: number;
-  source_code: string;
-  source_name: string;
-  source_frequency: number;
-  additional_info: string;
-  hints: string | null;
-  candidates: string | null;
-  review: string;
-}
-
-/** The review of a term nobody (no person, no rule) has looked at. */
-export function uncheckedReview(): TermReview {
-  return { status: 'unchecked', equivalence: 'UNREVIEWED', concept_ids: [], comment: '', status_set_by: null, status_set_at: null, assigned_reviewer: '' };
-}
-
-function jobOf(row: JobRow): MappingJobRecord {
-  return { ...row, options: JSON.parse(row.options), columns: JSON.parse(row.columns) };
-}
-
-function termOf(row: TermRow): SourceTerm {
-  return {
-    index: row.term_index,
-    line: row.line,
-    source_code: row.source_code,
-    source_name: row.source_name,
-    source_frequency: row.source_frequency,
-    additional_info: JSON.parse(row.additional_info),
-    ...(row.hints ? { hints: JSON.parse(row.hints) } : {}),
-  };
-}
-
-function mappedTermOf(row: TermRow): MappedTerm {
-  return { term: termOf(row), candidates: row.candidates ? (JSON.parse(row.candidates) as TermCandidate[]) : [], review: JSON.parse(row.review) };
-}
-
-const TERM_COLUMNS = 'term_index, line, source_code, source_name, source_frequency, additional_info, hints, candidates, review';
 
 export class EmbeddedMappingJobs {
   private readonly stmts;
@@ -283,24 +228,7 @@ export class EmbeddedMappingJobs {
   }
 
   progress(jobId: string): ReviewProgress {
-    const byStatus: Record<MappingStatus, number> = { unchecked: 0, approved: 0, flagged: 0, ignored: 0 };
-    let totalTerms = 0;
-    let totalFrequency = 0;
-    let approvedFrequency = 0;
-    for (const row of this.stmts.progress.all(jobId) as { status: MappingStatus; terms: number; frequency: number }[]) {
-      byStatus[row.status] = row.terms;
-      totalTerms += row.terms;
-      totalFrequency += row.frequency;
-      if (row.status === 'approved') approvedFrequency = row.frequency;
-    }
-    return {
-      total_terms: totalTerms,
-      reviewed_terms: totalTerms - byStatus.unchecked,
-      approved_terms: byStatus.approved,
-      total_frequency: totalFrequency,
-      approved_frequency: approvedFrequency,
-      by_status: byStatus,
-    };
+    return reviewProgressOf(this.stmts.progress.all(jobId) as StatusTally[]);
   }
 
   delete(id: string, ownerKeyId: string | null): boolean {

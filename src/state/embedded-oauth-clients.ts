@@ -6,8 +6,8 @@
 import type Database from 'better-sqlite3';
 import type { ApiKeyRecord, IssuedAccessToken, OAuthClientRecord } from './state-store.js';
 import { ACCESS_TOKEN_PREFIX } from './state-store.js';
-import { hashSecret, newSecret, secretMatchesHash } from './secrets.js';
-import type { Clock } from './token-buckets.js';
+import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, hashSecret, newSecret, secretMatchesHash } from './secrets.js';
+import type { Clock } from './state-store.js';
 
 export const OAUTH_DDL = `
 CREATE TABLE IF NOT EXISTS oauth_client (
@@ -28,8 +28,6 @@ CREATE INDEX IF NOT EXISTS oauth_access_token_by_expiry ON oauth_access_token (e
 CREATE INDEX IF NOT EXISTS oauth_access_token_by_client ON oauth_access_token (client_id);
 `;
 
-const CLIENT_ID_PREFIX = 'ohc_';
-const CLIENT_SECRET_PREFIX = 'ohcs_';
 
 /** The columns of an ApiKeyRecord (never the secret's hash). */
 const KEY_COLUMNS = 'k.id, k.name, k.rate_per_second, k.monthly_quota, k.cpt4_validated_until, k.created_at, k.revoked_at';

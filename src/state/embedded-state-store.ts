@@ -1,10 +1,8 @@
 /**
- * Single-node StateStore: keys, monthly usage, OAuth clients and tokens, sessions and mapping jobs in `<data-dir>/state.sqlite` (WAL,
- * shared by the CLI and several server processes), rate-limit buckets in process memory, usage increments buffered
- * and written once a second and on close.
+ * Single-node StateStore: keys, monthly usage, OAuth clients and tokens, sessions and mapping jobs in `<data-dir>/state.sqlite`
+ * (WAL, shared by the CLI and several server processes); rate limits through a RateLimiter (process memory by default).
  */
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirectory } from '../store/make-directory.js';
 import { EmbeddedBrowserSessions } from './embedded-browser-sessions.js';
@@ -12,22 +10,26 @@ import { EmbeddedMappingJobs } from './embedded-mapping-jobs.js';
 import { EmbeddedOAuthClients } from './embedded-oauth-clients.js';
 import type { MappedTermQuery, MappingJobRecord, MappingJobState, NewMappingJob, ReviewProgress } from './mapping-job-store.js';
 import type { MappedTerm, SourceTerm, TermCandidate, TermReview } from '../services/source-mapping/mapping-types.js';
-import { hashSecret, newSecret } from './secrets.js';
+import { hashSecret } from './secrets.js';
+import { ambiguousKeyNameError, decideAdmission, keyNameTakenError, newApiKey, noActiveKeyError, type AdmissionBackend } from './admission.js';
+import { memoryRateLimiter, type RateLimiter } from './rate-limiter.js';
 import { ACCESS_TOKEN_PREFIX, BROWSER_SESSION_LIFETIME_SECONDS } from './state-store.js';
 import type {
   Admission,
   AdmissionRequest,
   ApiKeyRecord,
   BrowserSession,
+  Clock,
   IssuedAccessToken,
   NewApiKey,
   NewOAuthClient,
   OAuthClientRecord,
   QuotaDecision,
-  RateDecision,
+  StateHealth,
   StateStore,
 } from './state-store.js';
-import { TokenBuckets, type Clock } from './token-buckets.js';
+import { StateUnavailableError } from './state-errors.js';
+import { UsageMeter } from './usage-meter.js';
 
 const STATE_DDL = `
 CREATE TABLE IF NOT EXISTS api_key (
@@ -48,60 +50,35 @@ CREATE TABLE IF NOT EXISTS monthly_usage (
 ) WITHOUT ROWID;
 `;
 
-/** Keys look like OMOPHub keys (`oh_` prefix) so that client-side checks accept them. */
-const KEY_PREFIX = 'oh_';
-
-export function monthOf(epochMs: number): string {
-  return new Date(epochMs).toISOString().slice(0, 7);
-}
-
-function nextMonthStartEpochSeconds(epochMs: number): number {
-  const d = new Date(epochMs);
-  return Math.floor(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000);
-}
-
-interface PendingUsage {
-  month: string;
-  /** Calls counted in this process and not yet written. */
-  pending: number;
-  /** Calls already persisted for this month when last read (by any process). */
-  persisted: number;
-}
-
 export interface EmbeddedStateStoreOptions {
-  /** How often buffered usage is written (0 = only on flush/close). Default 1000 ms. */
+  /** How often buffered usage (keys without a quota) is written (0 = only on flush/close). Default 1000 ms. */
   flushIntervalMs?: number;
-  /** Epoch milliseconds; rate buckets and months are read from it. Default Date.now. */
+  /** Epoch milliseconds; months and expiries are read from it. Default Date.now. */
   now?: Clock;
-  /**
-   * Makes the rate decisions instead of this process's own buckets (the workers of `serve --workers N` ask their
-   * primary, so that one key's rate is one rate whatever the worker).
-   */
-  takeToken?: TakeToken;
+  /** Where the rate limits are counted (default: this process's memory). Closed with the store. */
+  rateLimiter?: RateLimiter;
+  /** The rate limiter's backend, as /health names it (default 'memory'). */
+  rateLimitStore?: string;
+  /** Told when a periodic usage write fails (the counts are kept and retried). */
+  onNotice?: (line: string) => void;
 }
-
-/** Takes one token from a bucket (`key:<id>` or `ip:<address>`) refilled at `ratePerSecond`: the rate decision. */
-export type TakeToken = (bucketId: string, ratePerSecond: number) => RateDecision | Promise<RateDecision>;
 
 export class EmbeddedStateStore implements StateStore {
   private readonly db: Database.Database;
   private readonly now: Clock;
-  private readonly takeToken: TakeToken;
-  private readonly usage = new Map<string, PendingUsage>();
+  private readonly rateLimiter: RateLimiter;
+  private readonly rateLimitStore: string;
+  private readonly usage: UsageMeter;
+  private readonly admission: AdmissionBackend;
   private readonly oauthClients: EmbeddedOAuthClients;
   private readonly sessions: EmbeddedBrowserSessions;
   private readonly mappingJobs: EmbeddedMappingJobs;
   private readonly stmts;
-  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(file: string, options: EmbeddedStateStoreOptions = {}) {
     this.now = options.now ?? Date.now;
-    if (options.takeToken) {
-      this.takeToken = options.takeToken;
-    } else {
-      const buckets = new TokenBuckets(this.now);
-      this.takeToken = (bucketId, rate) => buckets.take(bucketId, rate);
-    }
+    this.rateLimiter = options.rateLimiter ?? memoryRateLimiter();
+    this.rateLimitStore = options.rateLimitStore ?? 'memory';
     makeDirectory(dirname(file));
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -122,36 +99,56 @@ export class EmbeddedStateStore implements StateStore {
         `INSERT INTO monthly_usage (key_id, month, calls) VALUES (?, ?, ?)
          ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + excluded.calls`,
       ),
+      // One statement, so atomic across every process sharing the file (SQLite serialises writers).
+      countWithinQuota: this.db.prepare(
+        `INSERT INTO monthly_usage (key_id, month, calls) VALUES (?, ?, 1)
+         ON CONFLICT (key_id, month) DO UPDATE SET calls = calls + 1 WHERE calls < ? RETURNING calls`,
+      ),
     };
     this.oauthClients = new EmbeddedOAuthClients(this.db, this.now);
     this.sessions = new EmbeddedBrowserSessions(this.db, this.now);
     this.mappingJobs = new EmbeddedMappingJobs(this.db, this.now);
-    const interval = options.flushIntervalMs ?? 1000;
-    if (interval > 0) {
-      this.flushTimer = setInterval(() => this.flushNow(), interval);
-      this.flushTimer.unref();
-    }
+    const addUsage = this.db.transaction((rows: readonly { keyId: string; month: string; calls: number }[]) => {
+      for (const row of rows) this.stmts.addUsage.run(row.keyId, row.month, row.calls);
+    });
+    this.usage = new UsageMeter(
+      {
+        readCalls: async (keyId, month) => this.readStored(keyId, month),
+        addCalls: async (rows) => addUsage(rows),
+        countWithinQuota: async (keyId, month, quota) => (this.stmts.countWithinQuota.get(keyId, month, quota) as { calls: number } | undefined)?.calls ?? null,
+      },
+      {
+        now: this.now,
+        flushIntervalMs: options.flushIntervalMs ?? 1000,
+        onFlushError: (error, pending) => options.onNotice?.(`usage not written yet (${pending} calls kept for the next try): ${(error as Error).message}`),
+      },
+    );
+    this.admission = {
+      keyForSecret: async (secret, acceptAccessToken) => this.findKeyFor(secret, acceptAccessToken),
+      liveSession: async (id) => this.sessions.find(id),
+      rateLimiter: this.rateLimiter,
+      meter: (key) => this.usage.meter(key),
+    };
   }
 
   async admit(request: AdmissionRequest): Promise<Admission> {
-    let key = request.secret ? this.findKeyFor(request.secret, request.acceptAccessToken === true) : undefined;
-    let session: BrowserSession | null = null;
-    if (!request.secret && request.session) {
-      const found = this.sessions.find(request.session);
-      if (found) {
-        session = found.session;
-        key = found.key ?? undefined;
-      }
-    }
-    const rate = key
-      ? await this.takeToken(`key:${key.id}`, key.rate_per_second)
-      : await this.takeToken(`ip:${request.clientAddress}`, request.anonymousRatePerSecond);
-    const quota = key && rate.allowed && request.meter ? this.meterCall(key) : null;
-    return { key: key ?? null, rate, quota, session };
+    return decideAdmission(request, this.admission);
   }
 
   async meter(key: ApiKeyRecord): Promise<QuotaDecision> {
-    return this.meterCall(key);
+    return this.usage.meter(key);
+  }
+
+  async health(): Promise<StateHealth> {
+    const report = { backend: 'sqlite', rate_limit_store: this.rateLimitStore } as const;
+    try {
+      this.db.prepare('SELECT 1').get();
+      await this.rateLimiter.health();
+      return { state: 'ok', ...report };
+    } catch (error) {
+      if (error instanceof StateUnavailableError) return { state: 'unavailable', ...report };
+      throw error;
+    }
   }
 
   async createSession(keyId: string | null, lifetimeSeconds = BROWSER_SESSION_LIFETIME_SECONDS): Promise<BrowserSession> {
@@ -173,21 +170,10 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async createKey(key: NewApiKey): Promise<{ record: ApiKeyRecord; secret: string }> {
-    const secret = newSecret(KEY_PREFIX, 24);
-    const record: ApiKeyRecord = {
-      id: randomUUID(),
-      name: key.name,
-      rate_per_second: key.rate_per_second,
-      monthly_quota: key.monthly_quota,
-      cpt4_validated_until: key.cpt4_validated_until,
-      created_at: new Date(this.now()).toISOString(),
-      revoked_at: null,
-    };
+    const { record, secret } = newApiKey(key, this.now());
     const insertUnlessNameTaken = this.db.transaction(() => {
       const holder = this.stmts.activeByName.get(key.name) as ApiKeyRecord | undefined;
-      if (holder) {
-        throw new Error(`an active key is already named '${key.name}' (id ${holder.id}): choose another --name, or revoke that key first`);
-      }
+      if (holder) throw keyNameTakenError(key.name, holder.id);
       this.stmts.insert.run({ ...record, secret_sha256: hashSecret(secret) });
     });
     insertUnlessNameTaken.immediate();
@@ -213,7 +199,7 @@ export class EmbeddedStateStore implements StateStore {
   async createClient(client: NewOAuthClient): Promise<{ record: OAuthClientRecord; secret: string }> {
     const create = this.db.transaction(() => {
       const key = this.activeKeyByIdOrName(client.key, 'bind a client to');
-      if (!key) throw new Error(`no active API key with id or name '${client.key}': see omopterm keys list`);
+      if (!key) throw noActiveKeyError(client.key);
       return this.oauthClients.create(key, client.token_lifetime_seconds);
     });
     return create.immediate();
@@ -284,19 +270,20 @@ export class EmbeddedStateStore implements StateStore {
   }
 
   async usageOf(keyId: string, month: string): Promise<number> {
-    const entry = this.usage.get(keyId);
-    const pending = entry && entry.month === month ? entry.pending : 0;
-    return this.readPersisted(keyId, month) + pending;
+    return this.usage.usageOf(keyId, month);
   }
 
   async flush(): Promise<void> {
-    this.flushNow();
+    await this.usage.flush();
   }
 
   async close(): Promise<void> {
-    if (this.flushTimer) clearInterval(this.flushTimer);
-    this.flushNow();
-    this.db.close();
+    try {
+      await this.usage.close();
+    } finally {
+      await this.rateLimiter.close();
+      this.db.close();
+    }
   }
 
   /** The active key with this id, or else the one active key with this name (`action` words the error for duplicates). */
@@ -305,9 +292,7 @@ export class EmbeddedStateStore implements StateStore {
     if (byId) return byId;
     // Names are unique among active keys, but a data dir from before that rule may hold duplicates.
     const named = this.stmts.activeByName.all(idOrName) as ApiKeyRecord[];
-    if (named.length > 1) {
-      throw new Error(`${named.length} active keys are named '${idOrName}': ${action} one by id (${named.map((k) => k.id).join(', ')})`);
-    }
+    if (named.length > 1) throw ambiguousKeyNameError(idOrName, action, named.map((k) => k.id));
     return named[0];
   }
 
@@ -322,43 +307,7 @@ export class EmbeddedStateStore implements StateStore {
     return row ? stripSecret(row) : undefined;
   }
 
-  /** Counts one call against the key's monthly quota, refusing it when the quota is used up. */
-  private meterCall(key: ApiKeyRecord): QuotaDecision {
-    const now = this.now();
-    const month = monthOf(now);
-    let entry = this.usage.get(key.id);
-    if (!entry || entry.month !== month) {
-      if (entry && entry.pending > 0) this.persist(key.id, entry);
-      entry = { month, pending: 0, persisted: this.readPersisted(key.id, month) };
-      this.usage.set(key.id, entry);
-    }
-    const used = entry.persisted + entry.pending;
-    const resets = nextMonthStartEpochSeconds(now);
-    if (key.monthly_quota !== null && used >= key.monthly_quota) {
-      return { allowed: false, used, quota: key.monthly_quota, resets_at_epoch_seconds: resets };
-    }
-    entry.pending += 1;
-    return { allowed: true, used: used + 1, quota: key.monthly_quota, resets_at_epoch_seconds: resets };
-  }
-
-  private flushNow(): void {
-    const write = this.db.transaction(() => {
-      for (const [keyId, entry] of this.usage) {
-        if (entry.pending > 0) this.persist(keyId, entry);
-        // Pick up what other processes metered meanwhile.
-        entry.persisted = this.readPersisted(keyId, entry.month);
-      }
-    });
-    write();
-  }
-
-  private persist(keyId: string, entry: PendingUsage): void {
-    this.stmts.addUsage.run(keyId, entry.month, entry.pending);
-    entry.persisted += entry.pending;
-    entry.pending = 0;
-  }
-
-  private readPersisted(keyId: string, month: string): number {
+  private readStored(keyId: string, month: string): number {
     const row = this.stmts.readUsage.get(keyId, month) as { calls: number } | undefined;
     return row?.calls ?? 0;
   }

@@ -4,6 +4,12 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** Keys look like OMOPHub keys (`oh_` prefix) so that client-side checks accept them. */
+export const API_KEY_PREFIX = 'oh_';
+export const SESSION_ID_PREFIX = 'ohs_';
+export const CLIENT_ID_PREFIX = 'ohc_';
+export const CLIENT_SECRET_PREFIX = 'ohcs_';
+
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

@@ -1,15 +1,18 @@
 /**
- * Shared mutable state (API keys, metered usage, rate-limit buckets, OAuth clients and tokens, mapping jobs): the one interface
- * server instances would have to agree on, so the seam for multi-node deployments. Every method returns a Promise
- * and a request costs one call, `admit`; the embedded implementation is the single-node default.
+ * Shared mutable state (API keys, metered usage, rate limits, OAuth clients and tokens, sessions, mapping jobs): the one
+ * interface server processes and nodes agree through. Every method returns a Promise and a request costs one call,
+ * `admit`; implementations: embedded SQLite (the default) and PostgreSQL (`postgres/`), opened by `openStateStore` (`openers/`).
  */
 import type { MappingJobStore } from './mapping-job-store.js';
+
+/** Epoch milliseconds (Date.now unless a test gives its own). */
+export type Clock = () => number;
 
 export interface ApiKeyRecord {
   id: string;
   /** Unique among active keys (a revoked key's name may be reused). */
   name: string;
-  /** Requests per second (token-bucket refill rate; the bucket holds one second's worth). */
+  /** Requests per second (enforced in windows: see rateWindow in rate-limiter.ts). */
   rate_per_second: number;
   /** Calls allowed per calendar month (UTC); null = unlimited. */
   monthly_quota: number | null;
@@ -30,7 +33,7 @@ export interface RateDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Unix epoch seconds at which the bucket is full again. */
+  /** Unix epoch seconds at which the budget is full again (the current window ends). */
   reset_epoch_seconds: number;
   /** Seconds to wait before retrying (only meaningful when not allowed). */
   retry_after_seconds: number;
@@ -48,15 +51,15 @@ export interface QuotaDecision {
 export interface AdmissionRequest {
   /** The Bearer secret as sent; null when there is no Authorization header. */
   secret: string | null;
-  /** Client address: requests without a valid key share this address's bucket. */
+  /** Client address: requests without a valid key share this address's rate limit. */
   clientAddress: string;
-  /** Refill rate of the per-address bucket for requests without a valid key. */
+  /** Rate of the per-address limit for requests without a valid key. */
   anonymousRatePerSecond: number;
   /** Count the call against the key's monthly quota (only done when the key is valid and within its rate). */
   meter: boolean;
   /**
    * Also accept an unexpired OAuth 2.0 access token as the secret, standing for its client's key
-   * (same bucket, quota and licence). The gate sets it for FHIR routes only (Authentication 4).
+   * (same rate limit, quota and licence). The gate sets it for FHIR routes only (Authentication 4).
    */
   acceptAccessToken?: boolean;
   /**
@@ -84,8 +87,8 @@ export const ANONYMOUS_SESSION_LIFETIME_SECONDS = 3600;
 export const MAX_SESSION_DATA_BYTES = 2 * 1024 * 1024;
 
 /**
- * The outcome of one `admit` call. `rate` is always decided: the key's bucket for a valid key,
- * otherwise the client address's bucket. `quota` is set only when the call was metered.
+ * The outcome of one `admit` call. `rate` is always decided: the key's rate limit for a valid key,
+ * otherwise the client address's. `quota` is set only when the call was metered.
  */
 export interface Admission {
   /** The active key with the secret; null when the secret is missing, unknown or revoked. */
@@ -132,8 +135,9 @@ export interface IssuedAccessToken {
 
 export interface StateStore extends MappingJobStore {
   /**
-   * The hot path, once per request: authenticates the secret, takes a token from the key's (or
-   * the client address's) bucket and, when asked and allowed, meters one call.
+   * The hot path, once per request: authenticates the secret, takes one request from the key's (or the client
+   * address's) rate limit and, when asked and allowed, meters one call. Rejects with StateUnavailableError when a
+   * backend cannot be reached (nothing is decided, nothing metered).
    */
   admit(request: AdmissionRequest): Promise<Admission>;
   /**
@@ -179,5 +183,16 @@ export interface StateStore extends MappingJobStore {
   usageOf(keyId: string, month: string): Promise<number>;
   /** Writes buffered usage counts to durable storage. */
   flush(): Promise<void>;
+  /** Whether the backends answer now (never rejects: an unreachable backend is 'unavailable'). */
+  health(): Promise<StateHealth>;
   close(): Promise<void>;
+}
+
+/** What /health reports of the state. */
+export interface StateHealth {
+  state: 'ok' | 'unavailable';
+  /** Where keys, usage, sessions and jobs live. */
+  backend: 'sqlite' | 'postgres';
+  /** Where the rate-limit counters live. */
+  rate_limit_store: string;
 }

@@ -113,6 +113,8 @@ export interface SearchStore {
   /** Valid standard concepts that `conceptId` maps to (`Maps to`, valid relationship). */
   mapsToTargets(conceptId: number): SearchHit[];
   synonymsOf(conceptIds: readonly number[]): Map<number, SynonymRecord[]>;
+  /** How many concepts' indexed texts (names and synonyms) hold each word, for the words the index has (tokenized form). */
+  wordDocCounts(words: readonly string[]): Map<string, number>;
   /** Concepts of these ranks, in the given order (unknown ranks dropped). */
   hitsByRank(ranks: readonly number[]): SearchHit[];
   /**

@@ -14,7 +14,10 @@ import { makeTempDir, writeMinimalAthenaDir } from '../loader/loader-fixtures.js
 /** The naming rule, written out independently of the code: docs/operations.md "Command line". */
 function expectedEnvName(command: Command, option: Option): string {
   const name = option.long!.replace(/^--/, '').toUpperCase().replace(/-/g, '_');
+  // Where a deployment keeps its data and state is one setting for every command.
   if (option.long === '--data-dir') return 'OMOPTERM_DATA_DIR';
+  if (option.long === '--state') return 'OMOPTERM_STATE';
+  if (option.long === '--rate-limit-store') return 'OMOPTERM_RATE_LIMIT_STORE';
   const path = commandPath(command).split(' ').slice(1);
   if (path[0] === 'serve' || path[0] === 'demo') return `OMOPTERM_${name}`;
   return `OMOPTERM_${path.join('_').toUpperCase().replace(/-/g, '_')}_${name}`;

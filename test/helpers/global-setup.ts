@@ -22,6 +22,12 @@ const NOTICE: Record<SkipCause, (missing: string[], fileCount: number) => string
   browser: (missing, n) =>
     `no Chromium at ${missing.join(', ')}: ${files(n)} skipped the real-browser suites; install Debian's \`chromium\` package ` +
     '(or set OMOPTERM_CHROMIUM to a Chromium binary) to run them',
+  postgres: (missing, n) =>
+    `no PostgreSQL answered at ${missing.join(', ')}: ${files(n)} skipped the PostgreSQL state suites; start it ` +
+    '(`.ci/run` does) or set OMOPTERM_TEST_POSTGRES to a postgres:// URL to run them',
+  redis: (missing, n) =>
+    `no Redis answered at ${missing.join(', ')}: ${files(n)} skipped the Redis rate-limit suites; start it ` +
+    '(`.ci/run` does) or set OMOPTERM_TEST_REDIS to a redis:// URL to run them',
 };
 
 declare module 'vitest' {

@@ -1,6 +1,6 @@
 /**
  * Test files skipped for want of something outside the repository (the shared vocabulary subsets, the optional
- * local-model package, Chromium for the real-browser tests) leave a marker here; `test/helpers/global-setup.ts` turns the markers into one line per cause.
+ * local-model package, Chromium for the real-browser tests, PostgreSQL and Redis for the shared-state tests) leave a marker here; `test/helpers/global-setup.ts` turns the markers into one line per cause.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 
 /** What a skip was for want of. */
-export type SkipCause = 'shared-vocab' | 'local-model' | 'browser';
+export type SkipCause = 'shared-vocab' | 'local-model' | 'browser' | 'postgres' | 'redis';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/http/start-server.js';
 import { loadRelease } from '../../src/importer/load-release.js';
 import { loadCachedRelease } from './release-cache.js';
+import type { StateChoice } from '../../src/state/openers/open-state-store.js';
 import type { NewApiKey } from '../../src/state/state-store.js';
 
 export interface TestResponse {
@@ -56,6 +57,8 @@ export interface TestServerOptions {
   limits?: ServerOptions['limits'];
   /** Receives the server's log lines (JSON, level info and above); without it the server logs nothing. */
   logStream?: ServerOptions['logStream'];
+  /** Where the state is kept (default: the data directory's state.sqlite, rate limits in memory). */
+  state?: StateChoice;
 }
 
 function jsonOrUndefined(text: string): unknown {
@@ -174,6 +177,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     rescanIntervalMs: 0,
     limits: options.limits,
     logStream: options.logStream,
+    state: options.state,
   });
   let keysCreated = 0;
   const createKey = async (key: Partial<NewApiKey> = {}) =>

@@ -16,7 +16,7 @@ import {
   type CandidateFeatures,
 } from '../../src/search-model/candidate-ranking.js';
 
-const FEATURES: ReadonlyArray<keyof CandidateFeatures> = ['lexical', 'meaning', 'coverage', 'exact'];
+const FEATURES: ReadonlyArray<keyof CandidateFeatures> = ['lexical', 'meaning', 'coverage', 'exact', 'lexicalRank'];
 
 /** A small seeded generator (mulberry32), so the sampled feature vectors are the same on every run. */
 function random(seed: number): () => number {
@@ -40,25 +40,25 @@ describe('the weights', () => {
     const w = weightsWithoutMeaning();
     expect(w.meaning).toBe(0);
     expect(w.lexical).toBeCloseTo(RANKING_WEIGHTS.lexical + RANKING_WEIGHTS.meaning, 9);
-    const f = { lexical: 0.6, meaning: 0.9, coverage: 0.5, exact: 0 };
+    const f = { lexical: 0.6, meaning: 0.9, coverage: 0.5, exact: 0, lexicalRank: 0.5 };
     expect(candidateScore(f, w)).toBeCloseTo(candidateScore({ ...f, meaning: 0.1 }, w), 9);
-    expect(candidateScore({ lexical: 1, meaning: 0, coverage: 1, exact: 1 }, w)).toBe(1);
+    expect(candidateScore({ lexical: 1, meaning: 0, coverage: 1, exact: 1, lexicalRank: 1 }, w)).toBe(1);
   });
 });
 
 describe('the score', () => {
   it('is 1 for an exact text, and an exact name beats a near miss that is as good on every other feature', () => {
-    expect(candidateScore({ lexical: 1, meaning: 1, coverage: 1, exact: 1 })).toBe(1);
-    const nearMiss = { lexical: 0.97, meaning: 0.99, coverage: 1, exact: 0 };
+    expect(candidateScore({ lexical: 1, meaning: 1, coverage: 1, exact: 1, lexicalRank: 1 })).toBe(1);
+    const nearMiss = { lexical: 0.97, meaning: 0.99, coverage: 1, exact: 0, lexicalRank: 1 };
     expect(candidateScore(nearMiss)).toBeLessThan(1);
     expect(candidateScore({ ...nearMiss, exact: 1 })).toBeGreaterThan(candidateScore(nearMiss));
   });
 
   it('is 0 for a text sharing nothing with the query, and stays within 0..1', () => {
-    expect(candidateScore({ lexical: 0, meaning: 0, coverage: 0, exact: 0 })).toBe(0);
+    expect(candidateScore({ lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0 })).toBe(0);
     const next = random(7);
     for (let i = 0; i < 500; i++) {
-      const s = candidateScore({ lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1 });
+      const s = candidateScore({ lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (1 + Math.floor(next() * 50)) });
       expect(s).toBeGreaterThanOrEqual(0);
       expect(s).toBeLessThanOrEqual(1);
     }
@@ -67,9 +67,9 @@ describe('the score', () => {
   it('is monotone in each feature: raising one never lowers the score, and raises it when the feature has weight', () => {
     const next = random(24);
     for (let i = 0; i < 300; i++) {
-      const f: CandidateFeatures = { lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1 };
+      const f: CandidateFeatures = { lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (2 + Math.floor(next() * 50)) };
       for (const name of FEATURES) {
-        const raised = { ...f, [name]: name === 'exact' ? 1 : Math.min(1, f[name] + 0.1) };
+        const raised = { ...f, [name]: name === 'exact' ? 1 : name === 'lexicalRank' ? 1 : Math.min(1, f[name] + 0.1) };
         if (raised[name] === f[name]) continue;
         const before = candidateScore(f);
         const after = candidateScore(raised);

@@ -11,7 +11,7 @@ import { loadRelease } from '../../src/importer/load-release.js';
 import { LicenceRules } from '../../src/licences/licence-rules.js';
 import { ReleaseView } from '../../src/services/release-view.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
-import { rankCandidates, searchedWords, type RankedCandidate, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
+import { gatherCandidates, rankCandidates, searchedWords, type RankedCandidate, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
 import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
@@ -198,5 +198,17 @@ describe('searchedWords: the words of a long source text that keyword search als
   it('none for a one-word text (the text query itself covers it)', () => {
     expect(searchedWords('salbutamol', 4)).toEqual([]);
     expect(searchedWords('salbutamol in', 4)).toEqual([]);
+  });
+});
+
+describe('the lexical rank feature', () => {
+  it("is 1/r on every text of the candidate whose best lexical score is r-th, ties by concept id", async () => {
+    const gathered = await gatherCandidates(context(UNVALIDATED), { text: 'heart attack with chest pain', filters: {}, k: 10 });
+    expect(gathered.candidates.length).toBeGreaterThan(3);
+    const best = gathered.candidates.map((c) => ({ id: c.concept.concept_id, lexical: Math.max(...c.texts.map((t) => t.features.lexical)), ranks: c.texts.map((t) => t.features.lexicalRank) }));
+    const order = [...best].sort((a, b) => b.lexical - a.lexical || a.id - b.id);
+    order.forEach((c, r) => {
+      for (const rank of c.ranks) expect(rank).toBeCloseTo(1 / (r + 1), 12);
+    });
   });
 });

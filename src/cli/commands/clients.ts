@@ -5,8 +5,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS, MAX_ACCESS_TOKEN_LIFETIME_SECONDS } from '../../state/state-store.js';
-import { dataDirOption, parsePositiveInteger } from './options.js';
-import { withState, writeListing } from './keys.js';
+import { dataDirOption, parsePositiveInteger, stateOption } from './options.js';
+import { withState, writeListing, type StateCliOptions } from './keys.js';
 
 /** `--token-lifetime`: whole seconds, 1 to MAX_ACCESS_TOKEN_LIFETIME_SECONDS (tokens stay short-lived). */
 function parseTokenLifetime(value: string): number {
@@ -30,14 +30,15 @@ export function registerClientsCommand(program: Command): void {
     )
     .addOption(new Option('--key <id-or-name>', 'the active API key (id or name, from keys list) the client stands for').env('OMOPTERM_CLIENTS_CREATE_KEY').makeOptionMandatory())
     .addOption(dataDirOption())
+    .addOption(stateOption())
     .addOption(
       new Option('--token-lifetime <seconds>', `lifetime of the client's access tokens (expires_in), at most ${MAX_ACCESS_TOKEN_LIFETIME_SECONDS}`)
         .env('OMOPTERM_CLIENTS_CREATE_TOKEN_LIFETIME')
         .default(DEFAULT_ACCESS_TOKEN_LIFETIME_SECONDS)
         .argParser(parseTokenLifetime),
     )
-    .action((options: { key: string; dataDir: string; tokenLifetime: number }) =>
-      withState(options.dataDir, async (state) => {
+    .action((options: StateCliOptions & { key: string; tokenLifetime: number }) =>
+      withState(options, async (state) => {
         const { record, secret } = await state.createClient({ key: options.key, token_lifetime_seconds: options.tokenLifetime });
         process.stdout.write(`client_id=${record.client_id}\nclient_secret=${secret}\n`);
         process.stderr.write(`created client ${record.client_id} for key ${record.key_id}; store the secret now, it cannot be shown again\n`);
@@ -48,9 +49,10 @@ export function registerClientsCommand(program: Command): void {
     .command('list')
     .description('List OAuth clients with their API key (never the secrets).')
     .addOption(dataDirOption())
+    .addOption(stateOption())
     .addOption(new Option('--json', 'print JSON').env('OMOPTERM_CLIENTS_LIST_JSON'))
-    .action((options: { dataDir: string; json?: boolean }) =>
-      withState(options.dataDir, async (state) => {
+    .action((options: StateCliOptions & { json?: boolean }) =>
+      withState(options, async (state) => {
         const keyNames = new Map((await state.listKeys()).map((k) => [k.id, k.name]));
         const rows = (await state.listClients()).map((c) => ({ ...c, key_name: keyNames.get(c.key_id) ?? null }));
         writeListing(
@@ -67,8 +69,9 @@ export function registerClientsCommand(program: Command): void {
     .description('Revoke a client and its access tokens; servers refuse them from their next request on. (Revoking its key revokes it too.)')
     .argument('<client-id>', 'client id (from clients list)')
     .addOption(dataDirOption())
-    .action((clientId: string, options: { dataDir: string }) =>
-      withState(options.dataDir, async (state) => {
+    .addOption(stateOption())
+    .action((clientId: string, options: StateCliOptions) =>
+      withState(options, async (state) => {
         const revoked = await state.revokeClient(clientId);
         if (!revoked) throw new Error(`no active OAuth client with id '${clientId}'`);
         process.stdout.write(`revoked ${revoked.client_id}\n`);

@@ -7,10 +7,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRelease } from '../../importer/load-release.js';
-import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
-import { listReleaseBuilds, stateStorePath, type ReleaseBuild } from '../../store/data-dir.js';
+import { openStateStore, type StateChoice } from '../../state/openers/open-state-store.js';
+import { memoryRateLimiter } from '../../state/rate-limiter.js';
+import { listReleaseBuilds, type ReleaseBuild } from '../../store/data-dir.js';
 import { DEMO_RELEASE_LABEL } from '../../store/release-manifest.js';
 import { embeddingChoice } from './embed.js';
+import { stateChoiceOf } from './options.js';
 import { runServer, serveOptions, type ServeCliOptions } from './serve.js';
 
 /** The bundled demo vocabulary (a small subset written for omopterm, not an Athena release). */
@@ -20,10 +22,10 @@ const DEMO_KEY_FILE = 'demo-api-key';
 const DEMO_KEY_RATE = 20;
 const DEMO_KEY_NAME = 'demo';
 
-/** Reuses the demo key kept in the data dir while it is still valid; replaces it otherwise. */
-async function demoKey(dataDir: string): Promise<string> {
+/** Reuses the demo key kept in the data dir while it is still valid (in the chosen state); replaces it otherwise. */
+async function demoKey(dataDir: string, where: StateChoice): Promise<string> {
   const file = join(dataDir, DEMO_KEY_FILE);
-  const state = new EmbeddedStateStore(stateStorePath(dataDir), { flushIntervalMs: 0 });
+  const state = await openStateStore(where, { flushIntervalMs: 0, rateLimiter: memoryRateLimiter() });
   try {
     if (existsSync(file)) {
       const saved = readFileSync(file, 'utf8').trim();
@@ -79,7 +81,7 @@ export function registerDemoCommand(program: Command): void {
             `or delete that directory to remove it.\n`,
         );
       }
-      const key = await demoKey(dataDir);
+      const key = await demoKey(dataDir, stateChoiceOf({ ...options, dataDir }));
       const server = await runServer({ ...options, dataDir });
       const base = server.url;
       const selfSigned = server.tls.certPath === join(dataDir, 'tls', 'self-signed-cert.pem');

@@ -1,23 +1,33 @@
 /**
- * `omopterm keys create|list|revoke`: API keys in the data directory's embedded state store (stored only as
- * SHA-256 hashes), each with its rate, monthly quota and CPT4 validation date.
+ * `omopterm keys create|list|revoke`: API keys in the state store (`--state`: the data directory's state.sqlite, or
+ * PostgreSQL; stored only as SHA-256 hashes), each with its rate, monthly quota and CPT4 validation date.
  */
 
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { resolve } from 'node:path';
-import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
-import { stateStorePath } from '../../store/data-dir.js';
-import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber } from './options.js';
+import { openStateStore } from '../../state/openers/open-state-store.js';
+import { memoryRateLimiter } from '../../state/rate-limiter.js';
+import type { StateStore } from '../../state/state-store.js';
+import { dataDirOption, parseIsoDate, parsePositiveInteger, parsePositiveNumber, stateChoiceOf, stateOption } from './options.js';
 
 /** The free-tier rate of the hosted service (spec Limits). */
 export const DEFAULT_KEY_RATE = 2;
 
+/** The options that say where the state is (every command that reads or writes keys or clients takes them). */
+export interface StateCliOptions {
+  dataDir: string;
+  state?: string;
+}
+
 /**
- * Runs a CLI command's work on the data directory's state store (usage is written at once, on
- * close) and closes the store, whatever happens.
+ * Runs a CLI command's work on the chosen state store (usage is written at once, on close) and closes the store,
+ * whatever happens. Key and client management takes no rate limit, so no rate-limit store is opened.
  */
-export async function withState<T>(dataDir: string, work: (state: EmbeddedStateStore) => Promise<T>): Promise<T> {
-  const state = new EmbeddedStateStore(stateStorePath(resolve(dataDir)), { flushIntervalMs: 0 });
+export async function withState<T>(options: StateCliOptions, work: (state: StateStore) => Promise<T>): Promise<T> {
+  const state = await openStateStore(stateChoiceOf({ ...options, rateLimitStore: 'memory' }), {
+    flushIntervalMs: 0,
+    rateLimiter: memoryRateLimiter(),
+    onNotice: (line) => process.stderr.write(`${line}\n`),
+  });
   try {
     return await work(state);
   } finally {
@@ -43,15 +53,16 @@ function parseValidationDate(value: string): string {
 }
 
 export function registerKeysCommand(program: Command): void {
-  const keys = program.command('keys').description('Manage API keys (stored as SHA-256 hashes in <data-dir>/state.sqlite).');
+  const keys = program.command('keys').description('Manage API keys (stored as SHA-256 hashes in the state: <data-dir>/state.sqlite, or --state postgres://…).');
 
   keys
     .command('create')
     .description('Create an API key and print it (only the key, on stdout: KEY=$(omopterm keys create --name me)). It is shown once.')
     .addOption(new Option('--name <name>', 'who or what the key is for (unique among active keys)').env('OMOPTERM_KEYS_CREATE_NAME').makeOptionMandatory())
     .addOption(dataDirOption())
+    .addOption(stateOption())
     .addOption(
-      new Option('--rate <r>', 'requests per second allowed (token bucket; burst of one second)')
+      new Option('--rate <r>', 'requests per second allowed (counted in windows of one second for a whole number; see docs/operations.md)')
         .env('OMOPTERM_KEYS_CREATE_RATE')
         .default(DEFAULT_KEY_RATE)
         .argParser(parsePositiveNumber('--rate')),
@@ -69,8 +80,8 @@ export function registerKeysCommand(program: Command): void {
         .env('OMOPTERM_KEYS_CREATE_CPT4_VALIDATED_UNTIL')
         .argParser(parseValidationDate),
     )
-    .action((options: { name: string; dataDir: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) =>
-      withState(options.dataDir, async (state) => {
+    .action((options: StateCliOptions & { name: string; rate: number; monthlyQuota?: number; cpt4ValidatedUntil?: string }) =>
+      withState(options, async (state) => {
         const { record, secret } = await state.createKey({
           name: options.name,
           rate_per_second: options.rate,
@@ -86,9 +97,10 @@ export function registerKeysCommand(program: Command): void {
     .command('list')
     .description('List API keys (never the secrets).')
     .addOption(dataDirOption())
+    .addOption(stateOption())
     .addOption(new Option('--json', 'print JSON').env('OMOPTERM_KEYS_LIST_JSON'))
-    .action((options: { dataDir: string; json?: boolean }) =>
-      withState(options.dataDir, async (state) => {
+    .action((options: StateCliOptions & { json?: boolean }) =>
+      withState(options, async (state) => {
         const month = new Date().toISOString().slice(0, 7);
         const rows = [];
         for (const k of await state.listKeys()) rows.push({ ...k, calls_this_month: await state.usageOf(k.id, month) });
@@ -108,8 +120,9 @@ export function registerKeysCommand(program: Command): void {
     .description('Revoke a key by id or by name (names are unique among active keys), with its OAuth clients and their tokens; servers refuse them from their next request on.')
     .argument('<id-or-name>', 'key id (from keys list) or name')
     .addOption(dataDirOption())
-    .action((idOrName: string, options: { dataDir: string }) =>
-      withState(options.dataDir, async (state) => {
+    .addOption(stateOption())
+    .action((idOrName: string, options: StateCliOptions) =>
+      withState(options, async (state) => {
         const revoked = await state.revokeKey(idOrName);
         if (!revoked) throw new Error(`no active key with id or name '${idOrName}'`);
         process.stdout.write(`revoked ${revoked.id} (${revoked.name})\n`);

@@ -8,17 +8,18 @@ import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LicenceRules } from '../../licences/licence-rules.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
-import { quotaExceededError, rateLimitError } from '../../services/admission-errors.js';
+import { quotaExceededError, rateLimitError, stateUnavailableError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
 import { SemanticIndexRegistry } from '../../services/semantic/semantic-index-registry.js';
-import { EmbeddedStateStore } from '../../state/embedded-state-store.js';
-import { stateStorePath } from '../../store/data-dir.js';
+import { openStateStore } from '../../state/openers/open-state-store.js';
+import { StateUnavailableError } from '../../state/state-errors.js';
+import type { Admission } from '../../state/state-store.js';
 import { releaseStoreOpener } from '../../store/openers/release-store-openers.js';
 import { ReleaseRegistry } from '../../store/release-registry.js';
 import { openSqliteSemanticIndex } from '../../store/sqlite/sqlite-semantic-index.js';
 import { VERSION } from '../../version.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
-import { dataDirOption } from './options.js';
+import { dataDirOption, rateLimitStoreOption, stateChoiceOf, stateOption } from './options.js';
 
 /** Also read for the key when --key and OMOPTERM_MCP_KEY are absent (the name agent configurations tend to use). */
 export const API_KEY_ENV = 'OMOPTERM_API_KEY';
@@ -27,6 +28,8 @@ const STDIO_CLIENT = 'stdio';
 
 interface McpCliOptions {
   dataDir: string;
+  state?: string;
+  rateLimitStore?: string;
   key?: string;
   embeddingModel?: string;
 }
@@ -45,13 +48,13 @@ export async function runMcpStdio(options: McpCliOptions): Promise<void> {
     throw new Error(`an API key is required: give --key, or set OMOPTERM_MCP_KEY or ${API_KEY_ENV} (create one with \`omopterm keys create\`)`);
   }
   const dataDir = resolve(options.dataDir);
-  const state = new EmbeddedStateStore(stateStorePath(dataDir));
+  const notice = (line: string) => process.stderr.write(`omopterm mcp: ${line}\n`);
+  const state = await openStateStore(stateChoiceOf(options), { onNotice: notice });
   const key = await state.authenticate(secret);
   if (!key) {
     await state.close();
     throw new Error('the API key is not valid or has been revoked');
   }
-  const notice = (line: string) => process.stderr.write(`omopterm mcp: ${line}\n`);
   const registry = new ReleaseRegistry({ dataDir, openStore: releaseStoreOpener(), onError: (message) => notice(`release skipped: ${message}`) });
   if (registry.labels().length === 0) notice(`no vocabulary release in ${dataDir} yet: load one with \`omopterm load\``);
   const semanticIndexes = new SemanticIndexRegistry({ choice: embeddingChoice(options.embeddingModel), openIndex: openSqliteSemanticIndex, onNotice: notice });
@@ -63,7 +66,12 @@ export async function runMcpStdio(options: McpCliOptions): Promise<void> {
     version: VERSION,
     // Every call re-checks the key (it may have been revoked meanwhile), takes a token from its bucket and meters one call.
     admit: async () => {
-      const admission = await state.admit({ secret, clientAddress: STDIO_CLIENT, anonymousRatePerSecond: 1, meter: true });
+      let admission: Admission;
+      try {
+        admission = await state.admit({ secret, clientAddress: STDIO_CLIENT, anonymousRatePerSecond: 1, meter: true });
+      } catch (error) {
+        throw error instanceof StateUnavailableError ? stateUnavailableError(error) : error;
+      }
       if (!admission.key) throw new ServiceError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
       if (!admission.rate.allowed) throw rateLimitError(admission.rate, true);
       if (admission.quota && !admission.quota.allowed) throw quotaExceededError(admission.quota);
@@ -92,6 +100,8 @@ export function registerMcpCommand(program: Command): void {
     .command('mcp')
     .description('Serve the terminology tools to an LLM agent over the Model Context Protocol on stdin/stdout (the HTTP server serves the same at /mcp).')
     .addOption(dataDirOption())
+    .addOption(stateOption())
+    .addOption(rateLimitStoreOption())
     .addOption(new Option('--key <secret>', `API key whose licences, rate and quota the tool calls use (also read from ${API_KEY_ENV})`).env('OMOPTERM_MCP_KEY'))
     .addOption(
       embeddingModelOption('OMOPTERM_MCP_EMBEDDING_MODEL', 'embed semantic-search queries with the local ONNX model in this directory (default: the built-in provider)'),

@@ -1,10 +1,47 @@
 /** Option helpers shared by the CLI commands (every option is also readable from OMOPTERM_*). */
 import { InvalidArgumentError, Option } from 'commander';
+import { resolve } from 'node:path';
+import { checkRateLimitStoreValue, checkStateValue, stateChoice, type StateChoice } from '../../state/openers/open-state-store.js';
+import { stateStorePath } from '../../store/data-dir.js';
 
 export function dataDirOption(): Option {
   return new Option('--data-dir <dir>', 'data directory holding releases, keys and the TLS certificate')
     .env('OMOPTERM_DATA_DIR')
     .default('./omopterm-data');
+}
+
+/** `--state`: like --data-dir, one variable for every command (a deployment's state is one place). */
+export function stateOption(): Option {
+  return new Option('--state <sqlite|postgres://…>', "where keys, usage, OAuth clients, sessions and mapping jobs are kept: sqlite (the data directory's state.sqlite) or a PostgreSQL URL, e.g. postgres://user@host:5432/omopterm?schema=omopterm")
+    .env('OMOPTERM_STATE')
+    .default('sqlite')
+    .argParser(invalidArgument(checkStateValue));
+}
+
+/** `--rate-limit-store`: where the rate-limit counters live (one variable for every command, like --state). */
+export function rateLimitStoreOption(): Option {
+  return new Option(
+    '--rate-limit-store <memory|redis://…|postgres>',
+    'where rate limits are counted: memory (per process; the default with --state sqlite), postgres (the --state database; the default with a PostgreSQL state) or a Redis URL, e.g. redis://host:6379',
+  )
+    .env('OMOPTERM_RATE_LIMIT_STORE')
+    .argParser(invalidArgument(checkRateLimitStoreValue));
+}
+
+/** The state of a command's options (--data-dir, --state, --rate-limit-store); a bad combination is a usage error. */
+export function stateChoiceOf(options: { dataDir: string; state?: string; rateLimitStore?: string }): StateChoice {
+  return stateChoice({ sqliteFile: stateStorePath(resolve(options.dataDir)), state: options.state, rateLimitStore: options.rateLimitStore });
+}
+
+/** A checker that throws Error, as commander's argument parser (InvalidArgumentError: a one-line usage error). */
+function invalidArgument(check: (value: string) => string) {
+  return (value: string): string => {
+    try {
+      return check(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 export function parsePositiveNumber(name: string) {

@@ -12,10 +12,14 @@ import { runClusterPrimary, type WorkerServerOptions } from '../../http/cluster/
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS, startServer, type RunningServer } from '../../http/start-server.js';
 import { DEFAULT_TRANSPORT_LIMITS } from '../../http/transport.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
-import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveInteger, parsePositiveNumber } from './options.js';
+import { dataDirOption, parseList, parseNonNegativeInteger, parseOnOff, parsePort, parsePositiveInteger, parsePositiveNumber, rateLimitStoreOption, stateChoiceOf, stateOption } from './options.js';
 
 export interface ServeCliOptions {
   dataDir: string;
+  /** `--state`: sqlite or a postgres:// URL. */
+  state?: string;
+  /** `--rate-limit-store`: memory, postgres or a redis:// URL. */
+  rateLimitStore?: string;
   host: string;
   port: number;
   tlsCert?: string;
@@ -45,6 +49,8 @@ export type ServingSummary = Pick<RunningServer, 'url' | 'endpoints' | 'tls'>;
 export function serveOptions(command: Command): Command {
   return command
     .addOption(dataDirOption())
+    .addOption(stateOption())
+    .addOption(rateLimitStoreOption())
     .addOption(new Option('--host <address>', 'address to listen on').env('OMOPTERM_HOST').default(DEFAULT_HOST))
     .addOption(new Option('--port <port>', 'HTTPS port (0 = any free port)').env('OMOPTERM_PORT').default(DEFAULT_PORT).argParser(parsePort))
     .addOption(new Option('--tls-cert <file>', 'PEM certificate (default: a self-signed one generated into <data-dir>/tls/)').env('OMOPTERM_TLS_CERT'))
@@ -187,6 +193,7 @@ export async function runServer(options: ServeCliOptions): Promise<ServingSummar
 function serverOptionsOf(options: ServeCliOptions): WorkerServerOptions {
   return {
     dataDir: options.dataDir,
+    state: stateChoiceOf(options),
     host: options.host,
     port: options.port,
     tlsCert: options.tlsCert,

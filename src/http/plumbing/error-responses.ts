@@ -3,7 +3,9 @@
  * OperationOutcome. Validation failures are always 400 and name the parameter and the reason.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stateUnavailableError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
+import { StateUnavailableError } from '../../state/state-errors.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
 import type { Surface } from './request-context.js';
@@ -117,6 +119,7 @@ export function describeValidationFailure(context: string | undefined, issues: A
 
 function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validationContext?: string }): ServiceError {
   if (error instanceof ServiceError) return error;
+  if (error instanceof StateUnavailableError) return stateUnavailableError(error);
   if (error.validation) return describeValidationFailure(error.validationContext, error.validation);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -140,6 +143,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       // A ServiceError is an answer the server chose (503 semantic_unavailable, no release loaded): an
       // expected condition, one warn line without a stack. Anything else is a failure: error, with the stack.
       if (error instanceof ServiceError) request.log.warn({ status: serviceError.status, code: serviceError.code }, serviceError.message);
+      else if (error instanceof StateUnavailableError) request.log.warn({ status: serviceError.status, code: serviceError.code }, error.message);
       else request.log.error({ err: error }, 'request failed');
     }
     return sendError(request, reply, serviceError);

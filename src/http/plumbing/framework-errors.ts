@@ -3,7 +3,9 @@
  * parameter), answered like every other response: envelope or OperationOutcome, X-Request-Id and a rate decision.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { stateUnavailableError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
+import { StateUnavailableError } from '../../state/state-errors.js';
 import type { StateStore } from '../../state/state-store.js';
 import { sendError } from './error-responses.js';
 import { admissionRequest, rateLimitError } from './gatekeeper.js';
@@ -39,9 +41,15 @@ export function frameworkErrorResponder(options: FrameworkErrorOptions) {
     const path = request.url.split('?')[0]!;
     // Routing failed, so there is no matched route: the shape follows the normalised path.
     request.surface = surfaceOfPath(normalisedPath(path));
-    const admission = await options.state.admit(admissionRequest(request, options.anonymousRatePerSecond, false));
-    request.rateDecision = admission.rate;
-    const problem = admission.rate.allowed ? describeRoutingError(error, path, options.maxParamLength) : rateLimitError(admission.rate, admission.key !== null);
+    let problem: ServiceError;
+    try {
+      const admission = await options.state.admit(admissionRequest(request, options.anonymousRatePerSecond, false));
+      request.rateDecision = admission.rate;
+      problem = admission.rate.allowed ? describeRoutingError(error, path, options.maxParamLength) : rateLimitError(admission.rate, admission.key !== null);
+    } catch (stateError) {
+      if (!(stateError instanceof StateUnavailableError)) throw stateError;
+      problem = stateUnavailableError(stateError);
+    }
     if (problem.status >= 500) request.log.error({ err: error }, 'routing failed');
     // Hooks do not run for routing errors, so the common headers are set here.
     applyResponseHeaders(request, reply);

@@ -8,7 +8,8 @@ import { LicenceRules } from '../../licences/licence-rules.js';
 import { quotaExceededError, rateLimitError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
 import { ReleaseView } from '../../services/release-view.js';
-import { ACCESS_TOKEN_PREFIX, ANONYMOUS_SESSION_LIFETIME_SECONDS, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
+import { StateUnavailableError } from '../../state/state-errors.js';
+import { ACCESS_TOKEN_PREFIX, ANONYMOUS_SESSION_LIFETIME_SECONDS, type Admission, type AdmissionRequest, type RateDecision, type StateStore } from '../../state/state-store.js';
 import type { ReleaseRegistry } from '../../store/release-registry.js';
 import { sendError } from './error-responses.js';
 import { assertCsrf, changesState, sessionIdOf, setSessionCookie } from './browser-session.js';
@@ -150,7 +151,15 @@ export function installGatekeeper(app: FastifyInstance, options: GatekeeperOptio
 
     const needsKey = requiresKey(request);
     const secure = isSecureTransport(request);
-    const admission = await state.admit(admissionRequest(request, options.anonymousRatePerSecond, needsKey && secure && !admitsPerCall(request)));
+    let admission: Admission;
+    try {
+      admission = await state.admit(admissionRequest(request, options.anonymousRatePerSecond, needsKey && secure && !admitsPerCall(request)));
+    } catch (error) {
+      // Open routes answer without the state (/health reports the outage); every other request is refused by the
+      // error handler: 503 state_unavailable, nothing served unchecked.
+      if (error instanceof StateUnavailableError && secure && request.routeOptions.config?.public === true) return;
+      throw error;
+    }
     request.rateDecision = admission.rate;
 
     if (!secure) {

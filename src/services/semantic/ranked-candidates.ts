@@ -24,7 +24,8 @@ import { conceptPasses, indexFilterFor, type SearchFilters } from '../search/sea
 import {
   candidateConcepts,
   conceptTexts,
-  keywordCandidates,
+  KEYWORD_CANDIDATES,
+  keywordCandidatesBatch,
   rememberingScorer,
   roundScore,
   semanticScorer,
@@ -114,6 +115,26 @@ export function searchedWords(text: string, n: number): string[] {
   return [...new Set(chosen.map((w) => typoTolerantKeywordQueries(w).at(-1)!))];
 }
 
+/** A word of the text this rare in the release (concepts whose names or synonyms hold it) is also keyword-searched alone. */
+export const RARE_WORD_DOCS = 20;
+/** At most this many rare words are searched alone (the rarest first). */
+export const RARE_WORD_QUERIES = 4;
+
+/**
+ * The text's rare words: content words (2+ letters, not among `skip`) that at most RARE_WORD_DOCS concepts' texts hold,
+ * rarest first, at most RARE_WORD_QUERIES. Such a word names its concept almost alone ("MCV" in a long LOINC synonym
+ * string), which is what TF-IDF rewards, yet keyword search of the whole text wants every word, and the longest words
+ * searched alone may not be it.
+ */
+export function rareWords(search: { wordDocCounts(words: readonly string[]): Map<string, number> }, texts: readonly string[], skip: ReadonlySet<string>): string[] {
+  const words = [...new Set(texts.flatMap((t) => contentTokens(tokenize(t))))].filter((w) => w.length >= 2 && !skip.has(w));
+  const docs = search.wordDocCounts(words);
+  return words
+    .filter((w) => (docs.get(w) ?? Infinity) <= RARE_WORD_DOCS)
+    .sort((a, b) => docs.get(a)! - docs.get(b)! || a.localeCompare(b))
+    .slice(0, RARE_WORD_QUERIES);
+}
+
 function withStandardDefault(filters: SearchFilters): SearchFilters {
   return { ...filters, standardConcepts: filters.standardConcepts ?? ['S', 'C'] };
 }
@@ -176,13 +197,15 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
   const variant = americanSpellingVariant(tokenize(request.text));
   const spellings = variant ? [request.text, variant] : [request.text];
   const wordsAlone = [...new Set(spellings.flatMap((t) => searchedWords(t, WORD_QUERIES)))];
-  for (const q of spellings.flatMap((t) => (wordsAlone.length ? [t] : typoTolerantKeywordQueries(t)))) {
-    for (const concept of keywordCandidates(ctx.view, q, anyFilters)) consider(concept, 'keyword');
-  }
-  // keyword search wants every word: a long source description rarely matches whole, so its longest words also search alone
-  for (const word of wordsAlone) {
-    for (const concept of keywordCandidates(ctx.view, word, anyFilters, WORD_QUERY_CANDIDATES)) consider(concept, 'keyword');
-  }
+  // keyword search wants every word: a long source description rarely matches whole, so its longest words also search
+  // alone; all of them in one bulk search
+  const keywordQueries = [
+    ...spellings.flatMap((t) => (wordsAlone.length ? [t] : typoTolerantKeywordQueries(t))).map((text) => ({ text, limit: KEYWORD_CANDIDATES })),
+    ...wordsAlone.map((text) => ({ text, limit: WORD_QUERY_CANDIDATES })),
+    // rare words: every concept holding one (a one-word text is searched whole already)
+    ...(wordsAlone.length ? rareWords(search, spellings, new Set(wordsAlone)) : []).map((text) => ({ text, limit: RARE_WORD_DOCS })),
+  ];
+  for (const found of keywordCandidatesBatch(ctx.view, keywordQueries, anyFilters)) for (const concept of found) consider(concept, 'keyword');
   let scorer: ((texts: readonly string[]) => number[] | Promise<number[]>) | null = null;
   if (ctx.index && ctx.provider) {
     const semantic = await candidateConcepts(
@@ -216,6 +239,7 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
           meaning: meaningScores[i]!,
           coverage: wordCoverage(queryWords, coverageWords(text)),
           exact: exactConcept || (key !== '' && exactKey(text) === key) ? 1 : 0,
+          lexicalRank: 0,
         },
       });
     }
@@ -226,7 +250,17 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
       texts: own,
     });
   }
+  setLexicalRanks(candidates);
   return { candidates, withMeaning: scorer !== null };
+}
+
+/** The lexicalRank feature: 1/r on every text of the candidate whose best lexical score is r-th (ties: concept id). */
+function setLexicalRanks(candidates: readonly CandidateEvidence[]): void {
+  const order = candidates.map((c) => ({ c, best: c.texts.reduce((m, t) => Math.max(m, t.features.lexical), 0) }));
+  order.sort((a, b) => b.best - a.best || a.c.concept.concept_id - b.c.concept.concept_id);
+  order.forEach(({ c }, r) => {
+    for (const t of c.texts) t.features.lexicalRank = 1 / (r + 1);
+  });
 }
 
 /** The model's weights for a gathered list: RANKING_WEIGHTS, or without meaning when the release has no vectors. */
@@ -240,7 +274,7 @@ export function rankGathered(gathered: GatheredCandidates, weights: RankingWeigh
   const ranked = gathered.candidates.map((c): RankedCandidate & { conceptId: number } => {
     let best = -1;
     let bestText = c.concept.concept_name;
-    let parts: CandidateFeatures = { lexical: 0, meaning: 0, coverage: 0, exact: 0 };
+    let parts: CandidateFeatures = { lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0 };
     for (const t of c.texts) {
       const s = candidateScore(t.features, w);
       if (s > best) {

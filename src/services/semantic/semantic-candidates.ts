@@ -5,7 +5,7 @@
  */
 import type { ReleaseView } from '../release-view.js';
 import { ServiceError } from '../errors.js';
-import { searchConcepts } from '../search/keyword-search.js';
+import { searchConceptsBatch } from '../search/keyword-search.js';
 import { conceptPasses, indexFilterFor, type SearchFilters, type StandardFlag } from '../search/search-filters.js';
 import type { ConceptRecord } from '../../store/records.js';
 import type { ReleaseStore } from '../../store/release-store.js';
@@ -114,12 +114,25 @@ export function typoTolerantKeywordQueries(text: string): string[] {
 
 /** The first keyword-search results for the text (none when keyword search refuses it, e.g. a query under 3 characters). */
 export function keywordCandidates(view: ReleaseView, text: string, filters: SearchFilters, limit = KEYWORD_CANDIDATES): ConceptRecord[] {
-  try {
-    return searchConcepts(view, { query: text, filters, page: 1, pageSize: limit, countTotal: false }).items;
-  } catch (err) {
-    if (err instanceof ServiceError && err.status === 400) return [];
-    throw err;
-  }
+  return keywordCandidatesBatch(view, [{ text, limit }], filters)[0]!;
+}
+
+/**
+ * The first keyword-search results of several texts at once (one bulk search: the searches share their index round
+ * trips); a text keyword search refuses (e.g. under 3 characters) finds nothing.
+ */
+export function keywordCandidatesBatch(view: ReleaseView, queries: ReadonlyArray<{ text: string; limit: number }>, filters: SearchFilters): ConceptRecord[][] {
+  const outcomes = searchConceptsBatch(
+    view,
+    queries.map((q) => ({ query: q.text, filters, page: 1, pageSize: q.limit, countTotal: false })),
+  );
+  return outcomes.map((o) => {
+    if (o.error) {
+      if (o.error.status === 400) return [];
+      throw o.error;
+    }
+    return o.result!.items;
+  });
 }
 
 /**

@@ -118,8 +118,13 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
     const l = await words(matched);
     // the hybrid score of a text chosen by another algorithm: the model with what it knows of the text alone
     const w: RankingWeights = weightsFor({ candidates: [], withMeaning: true });
+    // the lexical order among these results stands for the candidates' (lexicalRank)
+    const byLexical = l.map((_, i) => i).sort((a, b) => l[b]! - l[a]! || results[a]!.concept_id - results[b]!.concept_id);
+    const lexicalRank = new Array<number>(l.length);
+    byLexical.forEach((i, r) => (lexicalRank[i] = 1 / (r + 1)));
     results.forEach((r, i) => {
-      const hybrid = candidateScore({ lexical: l[i]!, meaning: s[i]!, coverage: wordCoverage(coverageWords(source.text), coverageWords(r.matched_text)), exact: 0 }, w);
+      const coverage = wordCoverage(coverageWords(source.text), coverageWords(r.matched_text));
+      const hybrid = candidateScore({ lexical: l[i]!, meaning: s[i]!, coverage, exact: 0, lexicalRank: lexicalRank[i]! }, w);
       const parts = { semantic: roundScore(s[i]!), lexical: roundScore(l[i]!), hybrid: roundScore(hybrid) };
       if (request.include_scores) r.scores = parts;
       if (request.include_explanations) {

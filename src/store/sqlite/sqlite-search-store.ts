@@ -84,6 +84,15 @@ export class SqliteSearchStore implements SearchStore {
     return out;
   }
 
+  wordDocCounts(words: readonly string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    if (words.length === 0) return out;
+    const list = this.statements.inList(words);
+    const rows = this.statements.get(`SELECT word, docs FROM search_word WHERE word IN ${list.sql}`).all(...list.params) as Array<{ word: string; docs: number }>;
+    for (const r of rows) out.set(r.word, r.docs);
+    return out;
+  }
+
   hitsByRank(ranks: readonly number[]): SearchHit[] {
     if (ranks.length === 0) return [];
     const list = this.statements.inList(ranks);
