@@ -151,6 +151,8 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
   const directory = deps.sessions ?? new LocalMcpSessions();
   /** The sessions this process has a transport for: a cache of the directory's (closing one here ends nothing). */
   const live = new Map<string, LiveSession>();
+  /** Sessions being taken up here (two requests of one session arriving together build one transport). */
+  const takingUp = new Map<string, Promise<WebStandardStreamableHTTPServerTransport>>();
 
   const admit = async (extra: McpRequestExtra) => {
     const auth = extra.authInfo?.extra as McpAuthExtra | undefined;
@@ -233,7 +235,12 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDependencie
         session.lastSeen = Date.now();
         transport = session.transport;
       } else {
-        transport = await liveSession(caller.key.id, sessionId);
+        let pending = takingUp.get(sessionId);
+        if (!pending) {
+          pending = liveSession(caller.key.id, sessionId).finally(() => takingUp.delete(sessionId));
+          takingUp.set(sessionId, pending);
+        }
+        transport = await pending;
       }
     } else if (request.method === 'POST' && isInitializeRequest(request.body)) {
       transport = await liveSession(caller.key.id);

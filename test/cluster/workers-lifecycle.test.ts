@@ -17,6 +17,8 @@ import { loadCachedRelease } from '../helpers/release-cache.js';
 import { connectionPerWorker, PinnedConnection, sleep, spawnServe, type ClusterServe } from './cluster-serve.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-workers-life-'));
+/** Each test starts a server of three processes (and some restart workers): minutes on a busy two-core machine. */
+const SERVER_TEST_TIMEOUT_MS = 240_000;
 let key = '';
 const started: ClusterServe[] = [];
 const opened: PinnedConnection[] = [];
@@ -73,7 +75,7 @@ describe('a worker that dies', () => {
     for (const c of now) expect((await c.request('/v1/concepts/201826', { key })).status).toBe(200);
     expect(childrenOf(serve.child.pid!).sort()).toEqual([replacement, survivor!.pid].sort());
     await serve.stop();
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('again and again right after starting: the primary gives up, stops the other worker and exits 1', async () => {
     const serve = await serveWorkers();
@@ -105,7 +107,7 @@ describe('a worker that dies', () => {
     // Every kill but the first and the last (given up) was answered by a replacement.
     expect(serve.stderr().match(/failed to start \(killed by SIGKILL\); starting a replacement/g)).toHaveLength(killed.size - 2);
     expect(() => process.kill(survivor!.pid, 0)).toThrow();
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 });
 
 describe('stopping', () => {
@@ -149,7 +151,7 @@ describe('stopping', () => {
     expect(code).toBe(0);
     expect(serve.stderr()).toContain('omopterm stopped: every in-flight request finished');
     for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 });
 
 describe('starting', () => {
@@ -169,7 +171,7 @@ describe('starting', () => {
     expect(code).toBe(1);
     expect(busy.stderr()).toMatch(new RegExp(`^omopterm: .*EADDRINUSE.*127\\.0\\.0\\.1:${port}$`, 'm'));
     expect(busy.stderr()).not.toMatch(/starting a replacement|omopterm listening on/);
-  });
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it('refuses --workers 0 with a usage error', async () => {
     const { serve } = spawnServe(dataDir, ['--workers', '0']);

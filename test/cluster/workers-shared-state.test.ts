@@ -49,7 +49,8 @@ beforeAll(async () => {
   opened.push(...found);
   workers = bySlot.map((pid) => found.find((c) => c.pid === pid)!);
   expect(workers.every(Boolean)).toBe(true);
-});
+  // Three processes start: minutes on a busy two-core machine.
+}, 240_000);
 
 afterAll(async () => {
   for (const c of opened) c.close();
@@ -150,7 +151,7 @@ describe('key revocation', () => {
       expect(res.status, `worker ${c.pid}`).toBe(401);
       expect(res.body.error.code).toBe('invalid_api_key');
     }
-  });
+  }, 120_000);
 });
 
 describe('MCP over Streamable HTTP across workers', () => {

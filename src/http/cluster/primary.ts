@@ -14,7 +14,7 @@ import { ReleaseWatch } from './release-watch.js';
 import { DEFAULT_RESTART_POLICY, RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
 
 /** Options of the workers' servers: plain data (they travel to each worker as JSON), no callbacks. */
-export type WorkerServerOptions = Omit<ServerOptions, 'onNotice' | 'logStream' | 'workerGroup'>;
+export type WorkerServerOptions = Omit<ServerOptions, 'onNotice' | 'logStream' | 'workerGroup' | 'rateLimiter'>;
 
 export interface ClusterOptions {
   workers: number;
