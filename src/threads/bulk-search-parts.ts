@@ -25,11 +25,19 @@ export async function pooledBulkSearch(pool: WorkerPool, view: ReleaseView, body
 }
 
 /**
- * The same answer as JSON text (JSON.stringify of the outcome array), each part's text made on its thread: the event
- * loop only joins them (a bulk answer is 70–160 kB of JSON).
+ * The same answer as UTF-8 JSON (the outcome array), each part's bytes made on its thread: the event loop only joins
+ * them (a bulk answer is 70–160 kB of JSON).
  */
-export async function pooledBulkSearchJson(pool: WorkerPool, view: ReleaseView, body: BulkSearchBody, options: RunOptions = {}): Promise<string> {
+export async function pooledBulkSearchJson(pool: WorkerPool, view: ReleaseView, body: BulkSearchBody, options: RunOptions = {}): Promise<Uint8Array> {
   const answers = await Promise.all(partsOf(pool, body).map((part) => pool.runJson('bulkSearch', view, part, options)));
-  // each part is a JSON array of at least one outcome: its elements, joined
-  return answers.length === 1 ? answers[0]! : `[${answers.map((a) => a.slice(1, -1)).join(',')}]`;
+  if (answers.length === 1) return answers[0]!;
+  // each part is a JSON array of at least one outcome: its elements, joined by commas between the brackets
+  const pieces: Uint8Array[] = [];
+  answers.forEach((a, k) => pieces.push(k === 0 ? OPEN : COMMA, a.subarray(1, a.length - 1)));
+  pieces.push(CLOSE);
+  return Buffer.concat(pieces);
 }
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');

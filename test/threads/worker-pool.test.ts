@@ -64,9 +64,9 @@ describe('WorkerPool', () => {
         expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, rules), body)));
         expect(split.map((o) => o.search_id)).toEqual(body.searches!.map((s, i) => s.search_id ?? String(i + 1)));
       }
-      // the JSON text made on the threads, part by part, is the in-thread outcome array's
+      // the UTF-8 JSON made on the threads, part by part, is the in-thread outcome array's
       const before = pool.stats.threadTasks;
-      const text = await pooledBulkSearchJson(pool, ReleaseView.ofRelease(release, unlicensed()), body);
+      const text = Buffer.from(await pooledBulkSearchJson(pool, ReleaseView.ofRelease(release, unlicensed()), body)).toString('utf8');
       expect(pool.stats.threadTasks - before).toBe(2);
       expect(withoutDuration(JSON.parse(text))).toEqual(withoutDuration(JSON.parse(JSON.stringify(bulkSearch(new ReleaseView(f.store, unlicensed()), body)))));
       // the CPT4 searches are in the second part: the licence went with it

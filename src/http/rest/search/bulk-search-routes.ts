@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { BULK_MAX_SEARCHES, type BulkSearchFields, type BulkSearchItem } from '../../../services/search/bulk-search.js';
 import { pooledBulkSearchJson } from '../../../threads/bulk-search-parts.js';
 import { heavyRunOptions } from '../../plumbing/heavy-work.js';
-import { JSON_UTF8, okJson } from '../../plumbing/envelope.js';
+import { sendOkJson } from '../../plumbing/envelope.js';
 import { Envelope, ReleaseQuery, STANDARD_ERRORS } from '../../plumbing/schemas.js';
 import { BULK_SEARCH_DESCRIPTION } from './search-descriptions.js';
 import { BulkOnlyFields, FiltersBody, SearchConceptSchema } from './search-schemas.js';
@@ -54,9 +54,7 @@ export function registerBulkSearchRoute(app: FastifyInstance): void {
     // takes additional properties, and a synonym record has exactly the schema's two fields, so it is what the schema
     // serialiser would write).
     async (request, reply) => {
-      const data = await pooledBulkSearchJson(request.server.workerPool, request.view, request.body, heavyRunOptions(request));
-      reply.type(JSON_UTF8);
-      return okJson(request, data);
+      return sendOkJson(request, reply, await pooledBulkSearchJson(request.server.workerPool, request.view, request.body, heavyRunOptions(request)));
     },
   );
 }
