@@ -14,7 +14,7 @@ import { releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import type { ReleaseStore } from '../store/release-store.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { isHeavyOperation, runOperation } from './heavy-operations.js';
-import type { FromThread, PoolThreadData, SerializedError, TaskLicence, TaskMessage, ToThread } from './worker-pool.js';
+import { utf8Json, type FromThread, type PoolThreadData, type SerializedError, type TaskLicence, type TaskMessage, type ToThread } from './worker-pool.js';
 
 /** A build no longer served stays open this long, for a task that started on it just before. */
 const RETIRE_DELAY_MS = 30_000;
@@ -50,7 +50,9 @@ function serialize(err: unknown): SerializedError {
 
 function send(message: FromThread): void {
   try {
-    parentPort!.postMessage(message);
+    // UTF-8 JSON bytes are moved, not copied
+    const moved = message.kind === 'done' && message.result instanceof Uint8Array ? [message.result.buffer as ArrayBuffer] : [];
+    parentPort!.postMessage(message, moved);
   } catch (err) {
     // a result that cannot be copied to the main thread (a bug): the request fails instead of waiting forever
     if (message.kind === 'done') parentPort!.postMessage({ kind: 'failed', id: message.id, error: serialize(err) } satisfies FromThread);
@@ -64,7 +66,7 @@ async function run(task: TaskMessage): Promise<void> {
     const rules = licenceRules(task.licence);
     const views = task.builds.map((build) => new ReleaseView(storeFor(build), rules, build.label, build));
     const result = await runOperation(task.op, views, task.args as never, { semanticIndexes });
-    send({ kind: 'done', id: task.id, result: task.json ? JSON.stringify(result) : result });
+    send({ kind: 'done', id: task.id, result: task.json ? utf8Json(result) : result });
   } catch (err) {
     send({ kind: 'failed', id: task.id, error: serialize(err) });
   }

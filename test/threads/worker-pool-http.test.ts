@@ -110,6 +110,10 @@ describe('heavy requests on worker threads', () => {
       expect(onThread.status, `${name}: ${onThread.text.slice(0, 300)}`).toBe(200);
       expect(poolOf(pooled).stats.threadTasks, name).toBeGreaterThan(before);
       expect(stable(onThread.body.data ?? onThread.body), name).toEqual(stable(here.body.data ?? here.body));
+      // the headers every answer carries, whether its JSON was written here or on the thread
+      if (onThread.body.meta) expect(onThread.headers['x-request-id'], name).toBe(onThread.body.meta.request_id);
+      expect(onThread.headers['x-ratelimit-limit'], name).toBeDefined();
+      expect(onThread.headers['content-type'], name).toBe(here.headers['content-type']);
     }
     expect(poolOf(inline).stats.threadTasks).toBe(0);
   });

@@ -1,7 +1,7 @@
 /**
  * The worker pool as a module (WorkerPool, pooledBulkSearch): a bulk search split across threads, each part on the
- * thread's own connection to the same build, gives exactly the outcome of the request run in this thread, under both
- * licences; without threads, or for a view without a build, the task runs here; a task that hangs past the timeout
+ * thread's own connection to the same build, gives exactly the outcome of the request run in this thread (as objects
+ * and as JSON text), under both licences; without threads, or for a view without a build, the task runs here; a task that hangs past the timeout
  * fails and its thread is replaced; a bad body is refused before any hand-over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { ServiceError } from '../../src/services/errors.js';
 import { ReleaseView } from '../../src/services/release-view.js';
 import { bulkSearch, type BulkSearchBody, type BulkSearchOutcome } from '../../src/services/search/bulk-search.js';
 import type { OpenRelease } from '../../src/store/release-registry.js';
-import { MIN_SEARCHES_PER_PART, pooledBulkSearch } from '../../src/threads/bulk-search-parts.js';
+import { MIN_SEARCHES_PER_PART, pooledBulkSearch, pooledBulkSearchJson } from '../../src/threads/bulk-search-parts.js';
 import { WorkerPool, type WorkerPoolOptions } from '../../src/threads/worker-pool.js';
 import { concept, licensed, openFixtureStore, unlicensed, type FixtureStore } from '../search/search-fixture.js';
 
@@ -64,6 +64,11 @@ describe('WorkerPool', () => {
         expect(withoutDuration(split)).toEqual(withoutDuration(bulkSearch(new ReleaseView(f.store, rules), body)));
         expect(split.map((o) => o.search_id)).toEqual(body.searches!.map((s, i) => s.search_id ?? String(i + 1)));
       }
+      // the UTF-8 JSON made on the threads, part by part, is the in-thread outcome array's
+      const before = pool.stats.threadTasks;
+      const text = Buffer.from(await pooledBulkSearchJson(pool, ReleaseView.ofRelease(release, unlicensed()), body)).toString('utf8');
+      expect(pool.stats.threadTasks - before).toBe(2);
+      expect(withoutDuration(JSON.parse(text))).toEqual(withoutDuration(JSON.parse(JSON.stringify(bulkSearch(new ReleaseView(f.store, unlicensed()), body)))));
       // the CPT4 searches are in the second part: the licence went with it
       const hidden = await pooledBulkSearch(pool, ReleaseView.ofRelease(release, unlicensed()), body);
       expect(hidden.find((o) => o.search_id === 'cpt')!.results.map((r) => r.concept_id)).not.toContain(900);
@@ -71,12 +76,12 @@ describe('WorkerPool', () => {
       const shown = await pooledBulkSearch(pool, ReleaseView.ofRelease(release, licensed()), body);
       expect(shown.find((o) => o.search_id === 'cpt')!.results[0]!.concept_id).toBe(900);
       // fewer searches than two parts need: one task
-      const before = pool.stats.threadTasks;
+      const beforeSmall = pool.stats.threadTasks;
       const small = { searches: body.searches!.slice(0, 2 * MIN_SEARCHES_PER_PART - 1) };
       expect(withoutDuration(await pooledBulkSearch(pool, ReleaseView.ofRelease(release, licensed()), small))).toEqual(
         withoutDuration(bulkSearch(new ReleaseView(f.store, licensed()), small)),
       );
-      expect(pool.stats.threadTasks - before).toBe(1);
+      expect(pool.stats.threadTasks - beforeSmall).toBe(1);
       expect(pool.stats.inlineTasks).toBe(0);
     } finally {
       await pool.close();

@@ -2,7 +2,8 @@
  * The REST envelope (Common REST conventions 1–3): `success`, `data`, `meta` with request_id,
  * timestamp and vocab_release, plus `pagination` on lists and route-specific additions.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import type { PaginationMeta } from './pagination.js';
 
 export interface Meta {
@@ -38,16 +39,25 @@ export function ok<T>(request: FastifyRequest, data: T, extraMeta?: Record<strin
   return { success: true, data, meta: { ...baseMeta(request, request.view?.label ?? null), ...extraMeta } };
 }
 
-/**
- * The success envelope, as JSON text, around `dataJson` (the data already serialised, e.g. on a worker thread): what
- * JSON.stringify(ok(request, data)) writes. Answer it with `reply.type(JSON_UTF8)`: Fastify then sends it unchanged.
- */
-export function okJson(request: FastifyRequest, dataJson: string, extraMeta?: Record<string, unknown>): string {
-  return `{"success":true,"data":${dataJson},"meta":${JSON.stringify(ok(request, null, extraMeta).meta)}}`;
-}
+/** Bytes of a serialised answer written per event-loop turn (a TLS write encrypts what it is given at once). */
+export const ANSWER_CHUNK_BYTES = 64 * 1024;
 
-/** The content type a pre-serialised envelope is sent with. */
-export const JSON_UTF8 = 'application/json; charset=utf-8';
+/**
+ * Answers the success envelope around `data`, the UTF-8 JSON of the data made elsewhere (a worker thread): the bytes
+ * JSON.stringify(ok(request, data)) would make, written ANSWER_CHUNK_BYTES at a time as the connection takes them, so
+ * that a multi-megabyte answer never holds the event loop while it is encrypted and written.
+ */
+export function sendOkJson(request: FastifyRequest, reply: FastifyReply, data: Uint8Array, extraMeta?: Record<string, unknown>): FastifyReply {
+  const head = Buffer.from('{"success":true,"data":');
+  const tail = Buffer.from(`,"meta":${JSON.stringify(ok(request, null, extraMeta).meta)}}`);
+  function* chunks(): Generator<Uint8Array> {
+    yield head;
+    for (let at = 0; at < data.length; at += ANSWER_CHUNK_BYTES) yield data.subarray(at, at + ANSWER_CHUNK_BYTES);
+    yield tail;
+  }
+  reply.type('application/json; charset=utf-8').header('content-length', head.length + data.length + tail.length);
+  return reply.send(Readable.from(chunks(), { objectMode: false }));
+}
 
 export function okPage<T>(
   request: FastifyRequest,

@@ -14,13 +14,13 @@ export function computeHeavy<K extends HeavyOperationName>(
   return request.server.workerPool.run(op, views, args, heavyRunOptions(request));
 }
 
-/** The same, answering the result as JSON text made on the thread (see WorkerPool.runJson; send it with okJson). */
+/** The same, answering the result as UTF-8 JSON made on the thread (see WorkerPool.runJson; send it with sendOkJson). */
 export function computeHeavyJson<K extends HeavyOperationName>(
   request: FastifyRequest,
   op: K,
   views: ReleaseView | readonly ReleaseView[],
   args: OperationArgs<K>,
-): Promise<string> {
+): Promise<Uint8Array> {
   return request.server.workerPool.runJson(op, views, args, heavyRunOptions(request));
 }
 

@@ -14,7 +14,7 @@ import { resolveRelease } from '../plumbing/release-resolution.js';
 import type { HeavyOperationName, OperationArgs, OperationResult } from '../../threads/heavy-operations.js';
 import type { ReleaseView } from '../../services/release-view.js';
 import type { ConceptSetScope } from '../../services/concept-sets/resolve.js';
-import { JSON_UTF8, ok, okJson, okPage } from '../plumbing/envelope.js';
+import { ok, okPage, sendOkJson } from '../plumbing/envelope.js';
 import { paginationMeta, readPage } from '../plumbing/pagination.js';
 import { ConceptBriefFields, ConceptSchema, Envelope, ErrorEnvelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 
@@ -154,9 +154,7 @@ export function registerConceptSetRoutes(app: FastifyInstance, registry: Release
       if (request.query.ids_only) {
         if (!isHeavyConceptSet(expression)) return ok(request, await computeHere(request, 'conceptSetIds', scope, { expression }));
         // up to MAX_IDS_ONLY ids (~4 MB of JSON): the text is made on the thread too
-        const data = await computeHeavyJson(request, 'conceptSetIds', scope, { expression });
-        reply.type(JSON_UTF8);
-        return okJson(request, data);
+        return sendOkJson(request, reply, await computeHeavyJson(request, 'conceptSetIds', scope, { expression }));
       }
       const page = pageOf(request.body);
       const result = await resolveConceptSets(request, 'conceptSetPage', scope, { expression, page: { offset: page.offset, limit: page.pageSize } }, [expression]);

@@ -12,7 +12,7 @@ import {
 } from '../../services/related/relationship-batch.js';
 import { SCORING_DESCRIPTION } from '../../services/related/relationship-scoring.js';
 import { TRAVERSE_DEFAULT_MAX_DEPTH, TRAVERSE_DEFAULT_MIN_SCORE } from '../../services/related/traversal-result.js';
-import { JSON_UTF8, okJson } from '../plumbing/envelope.js';
+import { sendOkJson } from '../plumbing/envelope.js';
 import { Envelope, Nullable, ReleaseQuery, STANDARD_ERRORS } from '../plumbing/schemas.js';
 import { jsonStringifySerializer, ScoredFields, TRAVERSAL_BUDGET_DESCRIPTION } from './related-routes.js';
 import { computeHeavyJson } from '../plumbing/heavy-work.js';
@@ -96,9 +96,7 @@ export function registerRelationshipBatchRoutes(app: FastifyInstance): void {
       serializerCompiler: jsonStringifySerializer,
     },
     async (request, reply) => {
-      const data = await computeHeavyJson(request, 'relationshipBatch', request.view, request.body.queries);
-      reply.type(JSON_UTF8);
-      return okJson(request, data);
+      return sendOkJson(request, reply, await computeHeavyJson(request, 'relationshipBatch', request.view, request.body.queries));
     },
   );
 }
