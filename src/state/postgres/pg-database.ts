@@ -14,8 +14,12 @@ const TYPES = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** A new connection that takes longer than this counts as unreachable (admit fails fast instead of queueing). */
-const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * Longest wait for a connection, new or from the pool, before the request is refused as unreachable (503). A server that
+ * refuses connections fails at once; this bounds a server that does not answer, and the queue of a pool that overload
+ * keeps busy (2 s made 240 concurrent admits of one key on a machine loaded 16-fold give up: see shared-state-nodes.test.ts).
+ */
+const CONNECT_TIMEOUT_MS = 5000;
 /** A query without an answer for this long fails (a server that accepts connections and then stalls). */
 const QUERY_TIMEOUT_MS = 15_000;
 const POOL_SIZE = 10;
