@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { EmbeddedStateStore } from '../../src/state/embedded-state-store.js';
 import { openStateStore, stateChoice } from '../../src/state/openers/open-state-store.js';
 import { StateUnavailableError } from '../../src/state/state-errors.js';
-import type { AdmissionRequest, StateStore } from '../../src/state/state-store.js';
+import type { Admission, AdmissionRequest, StateStore } from '../../src/state/state-store.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { freshPostgresSchema, postgresMissing, TcpProxy, TEST_POSTGRES_URL, throughPort } from '../helpers/state-backends.js';
 
@@ -64,7 +64,20 @@ describe('a monthly quota of N admits exactly N calls across instances under con
     try {
       stores.push(await openPostgres(schema.url), await openPostgres(schema.url));
       const { record, secret } = await stores[0]!.createKey({ name: 'metered', rate_per_second: 1_000_000, monthly_quota: 150, cpt4_validated_until: null });
-      const outcomes = await Promise.all(stores.flatMap((store) => Array.from({ length: 120 }, () => store.admit(metered(secret)))));
+      // Each store asks 120 times from 16 concurrent callers: 240 asks for 150 calls, both nodes at once.
+      const outcomes: Admission[] = [];
+      await Promise.all(
+        stores.flatMap((store) => {
+          let asked = 0;
+          return Array.from({ length: 16 }, async () => {
+            while (asked < 120) {
+              asked += 1;
+              outcomes.push(await store.admit(metered(secret)));
+            }
+          });
+        }),
+      );
+      expect(outcomes).toHaveLength(240);
       expect(outcomes.filter((a) => a.quota?.allowed).length).toBe(150);
       expect(outcomes.filter((a) => a.quota?.allowed === false).every((a) => a.quota!.used === 150)).toBe(true);
       expect(await stores[1]!.usageOf(record.id, month())).toBe(150);

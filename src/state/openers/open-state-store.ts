@@ -4,12 +4,9 @@
  * state; or redis://…), read and checked by `stateChoice`, opened by `openStateStore` (PostgreSQL migrated first).
  */
 import { EmbeddedStateStore } from '../embedded-state-store.js';
-import { migrate } from '../postgres/migrations.js';
-import { parsePostgresUrl, PgDatabase, type PostgresLocation } from '../postgres/pg-database.js';
-import { postgresRateLimiter } from '../postgres/postgres-rate-limiter.js';
-import { PostgresStateStore } from '../postgres/postgres-state-store.js';
+import { parsePostgresUrl, type PostgresLocation } from '../postgres/postgres-url.js';
 import { memoryRateLimiter, type RateLimiter } from '../rate-limiter.js';
-import { parseRedisUrl, redisRateLimiter, type RedisLocation } from '../redis/redis-rate-limiter.js';
+import { parseRedisUrl, type RedisLocation } from '../redis/redis-url.js';
 import { StateUnavailableError } from '../state-errors.js';
 import type { Clock, StateStore } from '../state-store.js';
 
@@ -97,10 +94,18 @@ export async function openStateStore(choice: StateChoice, options: OpenStateOpti
   const notice = options.onNotice ?? (() => {});
   const common = { flushIntervalMs: options.flushIntervalMs, now: options.now, onNotice: notice };
   const limitsName = options.rateLimiter ? ((options.rateLimiter as { backend?: string }).backend ?? 'custom') : choice.rateLimits.kind;
+  // The drivers of PostgreSQL and Redis are loaded only when chosen (a second or more of start-up for every CLI command).
+  const redisLimiter = async (location: RedisLocation) => (await import('../redis/redis-rate-limiter.js')).redisRateLimiter(location, notice);
   if (choice.state.kind === 'sqlite') {
-    const rateLimiter = options.rateLimiter ?? (choice.rateLimits.kind === 'redis' ? await redisRateLimiter(choice.rateLimits.location, notice) : memoryRateLimiter());
+    const rateLimiter = options.rateLimiter ?? (choice.rateLimits.kind === 'redis' ? await redisLimiter(choice.rateLimits.location) : memoryRateLimiter());
     return new EmbeddedStateStore(choice.state.file, { ...common, rateLimiter, rateLimitStore: limitsName });
   }
+  const [{ PgDatabase }, { migrate }, { postgresRateLimiter }, { PostgresStateStore }] = await Promise.all([
+    import('../postgres/pg-database.js'),
+    import('../postgres/migrations.js'),
+    import('../postgres/postgres-rate-limiter.js'),
+    import('../postgres/postgres-state-store.js'),
+  ]);
   const db = new PgDatabase(choice.state.location, notice);
   // The counters every request updates (rate windows, quota counts) commit without waiting for the disk.
   const counters = new PgDatabase(choice.state.location, notice, { asyncCommit: true });
@@ -116,7 +121,7 @@ export async function openStateStore(choice: StateChoice, options: OpenStateOpti
     rateLimiter =
       options.rateLimiter ??
       (choice.rateLimits.kind === 'redis'
-        ? await redisRateLimiter(choice.rateLimits.location, notice)
+        ? await redisLimiter(choice.rateLimits.location)
         : choice.rateLimits.kind === 'postgres'
           ? postgresRateLimiter(counters)
           : memoryRateLimiter());

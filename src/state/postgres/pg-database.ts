@@ -3,9 +3,9 @@
  * `options=-c search_path=…`) names the schema every table is qualified with; connection failures become
  * StateUnavailableError, and the pool reconnects by itself when the server is back.
  */
-import { userInfo } from 'node:os';
 import pg from 'pg';
 import { StateUnavailableError } from '../state-errors.js';
+import type { PostgresLocation } from './postgres-url.js';
 
 /** PostgreSQL's type id of bigint: counts and milliseconds fit a JS number, so they are read as numbers, not strings. */
 const INT8_OID = 20;
@@ -14,8 +14,12 @@ const TYPES = {
     oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-/** A new connection that takes longer than this counts as unreachable (admit fails fast instead of queueing). */
-const CONNECT_TIMEOUT_MS = 2000;
+/**
+ * Longest wait for a connection, new or from the pool, before the request is refused as unreachable (503). A server that
+ * refuses connections fails at once; this bounds a server that does not answer, and the queue of a pool that overload
+ * keeps busy (2 s made 240 concurrent admits of one key on a machine loaded 16-fold give up: see shared-state-nodes.test.ts).
+ */
+const CONNECT_TIMEOUT_MS = 5000;
 /** A query without an answer for this long fails (a server that accepts connections and then stalls). */
 const QUERY_TIMEOUT_MS = 15_000;
 const POOL_SIZE = 10;
@@ -39,41 +43,7 @@ function asStateError(error: unknown): unknown {
   return isConnectionFailure(error) ? new StateUnavailableError('postgres', error) : error;
 }
 
-/** The parts of a `--state postgres://…` value. */
-export interface PostgresLocation {
-  /** The URL node-postgres connects with (without omopterm's `schema` parameter). */
-  connectionString: string;
-  schema: string;
-  /** The URL without its password, for messages. */
-  display: string;
-}
-
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-/** Reads a PostgreSQL state URL; throws an Error that says what to give instead. */
-export function parsePostgresUrl(value: string): PostgresLocation {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`'${value}' is not a URL: give postgres://user@host:5432/database (optionally ?schema=name)`);
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new Error(`'${url.protocol}' is not a PostgreSQL URL: give postgres://user@host:5432/database`);
-  }
-  if (!url.hostname && !url.searchParams.get('host')) throw new Error(`the PostgreSQL URL '${value}' names no host: give postgres://user@host:5432/database`);
-  const searchPath = /(?:^|\s)-c\s*search_path=("?)([^",\s]+)\1/.exec(url.searchParams.get('options') ?? '')?.[2];
-  const schema = url.searchParams.get('schema') ?? searchPath ?? 'public';
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new Error(`'${schema}' is not a schema name omopterm can use: letters, digits and _, starting with a letter or _ (at most 63)`);
-  }
-  url.searchParams.delete('schema');
-  // As libpq does: without a user in the URL or PGUSER, the operating-system user's name.
-  if (!url.username && !process.env.PGUSER) url.username = encodeURIComponent(userInfo().username);
-  const shown = new URL(url.href);
-  if (shown.password) shown.password = '***';
-  return { connectionString: url.href, schema, display: shown.href };
-}
+export { parsePostgresUrl, type PostgresLocation } from './postgres-url.js';
 
 /** What a query runs on: the pool, or one client inside a transaction. */
 export interface Queryable {
