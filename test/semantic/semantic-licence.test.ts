@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCoreFixture } from '../http/fixture-vocabulary.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { conceptIdsIn } from '../helpers/concept-ids-in.js';
 import { readSourceConcepts } from '../metadata/concept-file.js';
 
 let t: TestServer;
@@ -25,22 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** Every concept_id anywhere in a JSON answer. */
-function conceptIdsIn(body: unknown): number[] {
-  const out: number[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === 'concept_id' && typeof x === 'number') out.push(x);
-        else walk(x);
-      }
-    }
-  };
-  walk(body);
-  return out;
-}
 
 /** The four endpoints asked for the CPT4 concept's own name, everything at threshold 0. */
 function askAll(key?: string) {

@@ -10,6 +10,7 @@ import { OMOP_CONCEPT_SYSTEM } from '../../src/services/fhir/code-system-uris.js
 import type { WorkerPool } from '../../src/threads/worker-pool.js';
 import { writeCoreFixture } from '../http/fixture-vocabulary.js';
 import { startTestServer, type RequestOptions, type TestResponse, type TestServer } from '../helpers/test-server.js';
+import { conceptIdsIn } from '../helpers/concept-ids-in.js';
 import { readSourceConcepts } from '../metadata/concept-file.js';
 
 let fixture: string;
@@ -53,22 +54,6 @@ function stable(body: unknown): unknown {
   return JSON.parse(JSON.stringify(body), (key, value) =>
     ['processing_time_ms', 'duration', 'total_duration', 'timing', 'request_id', 'timestamp'].includes(key) ? undefined : value,
   );
-}
-
-/** Every concept_id anywhere in a JSON answer. */
-function conceptIdsIn(body: unknown): number[] {
-  const out: number[] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        if (k === 'concept_id' && typeof x === 'number') out.push(x);
-        else walk(x);
-      }
-    }
-  };
-  walk(body);
-  return out;
 }
 
 type Call = [path: string, options?: RequestOptions];
