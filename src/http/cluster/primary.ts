@@ -56,6 +56,9 @@ function workerEntry(): string {
   return fileURLToPath(new URL(`./worker-main${extname(self)}`, import.meta.url));
 }
 
+/** A message to a worker that exited meanwhile is dropped: the worker's exit is handled where it is seen. */
+function ignoreClosedChannel(): void {}
+
 function describeExit(code: number | null, signal: string | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
@@ -95,8 +98,10 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
   let started!: { resolve: (s: ClusterServing) => void };
   const ready = new Promise<ClusterServing>((resolve) => (started = { resolve }));
 
+  // With a callback, a write to a worker that has just died (EPIPE) is reported there instead of as an 'error' event
+  // that would end the primary; its 'exit' handler deals with the death itself.
   const send = (worker: Worker | null, message: PrimaryMessage): void => {
-    if (worker?.isConnected()) worker.send(message);
+    if (worker?.isConnected()) worker.send(message, undefined, ignoreClosedChannel);
   };
   const live = () => slots.filter((s) => s.worker !== null);
 
@@ -107,6 +112,8 @@ export async function runClusterPrimary(options: ClusterOptions): Promise<Cluste
     slotOf.set(worker, slot);
     worker.on('message', (message: WorkerMessage) => receive(slot, worker, message));
     worker.on('exit', (code, signal) => exited(slot, worker, code, signal));
+    // The IPC channel's errors (a write racing the worker's exit); without a listener they would end the primary.
+    worker.on('error', ignoreClosedChannel);
   }
 
   function receive(slot: Slot, worker: Worker, message: WorkerMessage): void {
