@@ -56,6 +56,11 @@ CREATE TABLE IF NOT EXISTS mapping_term (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS mapping_term_by_frequency ON mapping_term (job_id, source_frequency DESC, term_index);
 CREATE INDEX IF NOT EXISTS mapping_term_by_status ON mapping_term (job_id, status, source_frequency DESC, term_index);
+CREATE TABLE IF NOT EXISTS mapping_job_lease (
+  job_id        TEXT PRIMARY KEY,
+  runner        TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 `;
 
 export class EmbeddedMappingJobs {
@@ -110,6 +115,15 @@ export class EmbeddedMappingJobs {
       ),
       deleteTerms: db.prepare('DELETE FROM mapping_term WHERE job_id = ?'),
       deleteJob: db.prepare('DELETE FROM mapping_job WHERE id = ?'),
+      claimable: db.prepare(
+        `SELECT j.* FROM mapping_job j LEFT JOIN mapping_job_lease l ON l.job_id = j.id
+         WHERE j.state IN ('queued', 'running') AND (l.job_id IS NULL OR l.expires_at_ms <= ? OR l.runner = ?)
+         ORDER BY j.created_seq LIMIT 1`,
+      ),
+      takeLease: db.prepare('INSERT OR REPLACE INTO mapping_job_lease (job_id, runner, expires_at_ms) VALUES (?, ?, ?)'),
+      renewLease: db.prepare('UPDATE mapping_job_lease SET expires_at_ms = ? WHERE job_id = ? AND runner = ?'),
+      releaseLease: db.prepare('DELETE FROM mapping_job_lease WHERE job_id = ? AND runner = ?'),
+      deleteLease: db.prepare('DELETE FROM mapping_job_lease WHERE job_id = ?'),
     };
     this.seq = (this.stmts.maxSeq.get() as { n: number }).n;
   }
@@ -180,6 +194,25 @@ export class EmbeddedMappingJobs {
     return (this.stmts.unfinished.all() as JobRow[]).map(jobOf);
   }
 
+  claim(runner: string, expiresAtMs: number): MappingJobRecord | undefined {
+    const take = this.db.transaction((): MappingJobRecord | undefined => {
+      const row = this.stmts.claimable.get(this.now(), runner) as JobRow | undefined;
+      if (!row) return undefined;
+      this.stmts.takeLease.run(row.id, runner, expiresAtMs);
+      return jobOf(row);
+    });
+    // IMMEDIATE: the write lock is held from the read, so two processes on one state file never claim the same job.
+    return take.immediate();
+  }
+
+  renewLease(jobId: string, runner: string, expiresAtMs: number): boolean {
+    return this.stmts.renewLease.run(expiresAtMs, jobId, runner).changes === 1;
+  }
+
+  releaseLease(jobId: string, runner: string): void {
+    this.stmts.releaseLease.run(jobId, runner);
+  }
+
   pending(jobId: string, limit: number): SourceTerm[] {
     return (this.stmts.pending.all(jobId, limit) as TermRow[]).map(termOf);
   }
@@ -235,6 +268,7 @@ export class EmbeddedMappingJobs {
     const remove = this.db.transaction((): boolean => {
       if (!this.stmts.owned.get(id, ownerKeyId)) return false;
       this.stmts.deleteTerms.run(id);
+      this.stmts.deleteLease.run(id);
       this.stmts.deleteJob.run(id);
       return true;
     });

@@ -237,6 +237,18 @@ export class EmbeddedStateStore implements StateStore {
     return this.mappingJobs.unfinished();
   }
 
+  async claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {
+    return this.mappingJobs.claim(runner, expiresAtMs);
+  }
+
+  async renewMappingJobLease(jobId: string, runner: string, expiresAtMs: number): Promise<boolean> {
+    return this.mappingJobs.renewLease(jobId, runner, expiresAtMs);
+  }
+
+  async releaseMappingJobLease(jobId: string, runner: string): Promise<void> {
+    this.mappingJobs.releaseLease(jobId, runner);
+  }
+
   async pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]> {
     return this.mappingJobs.pending(jobId, limit);
   }

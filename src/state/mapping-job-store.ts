@@ -86,8 +86,19 @@ export interface MappingJobStore {
   /** The job if it exists and `ownerKeyId` owns it (undefined otherwise: another key's job is not found). */
   mappingJob(id: string, ownerKeyId: string | null): Promise<MappingJobRecord | undefined>;
   listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]>;
-  /** Queued or running jobs of every owner, oldest first (a worker picks them up after a restart). */
+  /** Queued or running jobs of every owner, oldest first. */
   unfinishedMappingJobs(): Promise<MappingJobRecord[]>;
+  /**
+   * Takes the lease of the oldest unfinished job that no other runner holds a live lease on (one it holds itself is
+   * taken again), until `expiresAtMs`; undefined when there is none. One claim at a time across every instance, so two
+   * runners (nodes) never hold the same job: the one that lost its lease (it stopped renewing: crashed, cut off) finds
+   * out on its next renewal.
+   */
+  claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined>;
+  /** Extends the runner's lease on the job; false when it no longer holds it (expired and taken, or the job is gone). */
+  renewMappingJobLease(jobId: string, runner: string, expiresAtMs: number): Promise<boolean>;
+  /** Gives the lease up (a runner stopping): another runner may claim the job at once. */
+  releaseMappingJobLease(jobId: string, runner: string): Promise<void>;
   /** Up to `limit` terms of a job without candidates yet, in index order. */
   pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]>;
   /**

@@ -584,6 +584,59 @@ describe.each(BACKENDS)('StateStore contract: %s', (_name, makeBackend) => {
       expect((await store.listMappingJobs('key-a')).map((j) => j.id)).toEqual([...ids].reverse());
     });
 
+    // Issue 26: "a mapping job is visible from every node" — and mapped by one of them: a lease per job.
+    it('a claim leases the oldest unfinished job to one runner: another instance claims the next one, then none', async () => {
+      const [a, b] = [await store.createMappingJob(newJob('key-a')), await store.createMappingJob(newJob('key-b'))];
+      const other = await another();
+      const lease = Date.now() + 60_000;
+      expect((await store.claimMappingJob('runner-1', lease))?.id).toBe(a.id);
+      expect((await other.claimMappingJob('runner-2', lease))?.id).toBe(b.id);
+      expect(await other.claimMappingJob('runner-3', lease)).toBeUndefined();
+      // a runner claiming again finds the job it holds (it resumes it after an outage)
+      expect((await store.claimMappingJob('runner-1', lease))?.id).toBe(a.id);
+    });
+
+    it('a lease held by a runner that stopped renewing is taken over once it expires; the old holder cannot renew it', async () => {
+      const job = await store.createMappingJob(newJob('key-a'));
+      const other = await another();
+      expect((await store.claimMappingJob('runner-1', Date.now() + 60_000))?.id).toBe(job.id);
+      advance(30_000);
+      expect(await store.renewMappingJobLease(job.id, 'runner-1', Date.now() + 60_000)).toBe(true);
+      advance(59_000);
+      expect(await other.claimMappingJob('runner-2', Date.now() + 60_000)).toBeUndefined();
+      expect(await other.renewMappingJobLease(job.id, 'runner-2', Date.now() + 60_000)).toBe(false);
+      advance(1_000);
+      expect((await other.claimMappingJob('runner-2', Date.now() + 60_000))?.id).toBe(job.id);
+      expect(await store.renewMappingJobLease(job.id, 'runner-1', Date.now() + 60_000)).toBe(false);
+      expect(await other.renewMappingJobLease(job.id, 'runner-2', Date.now() + 60_000)).toBe(true);
+    });
+
+    it('a released lease frees the job at once; a finished or deleted job is never claimed', async () => {
+      const [a, b] = [await store.createMappingJob(newJob('key-a')), await store.createMappingJob(newJob('key-a'))];
+      const other = await another();
+      expect((await store.claimMappingJob('runner-1', Date.now() + 60_000))?.id).toBe(a.id);
+      await other.releaseMappingJobLease(a.id, 'runner-2'); // not its lease: nothing happens
+      expect((await other.claimMappingJob('runner-2', Date.now() + 60_000))?.id).toBe(b.id);
+      await store.releaseMappingJobLease(a.id, 'runner-1');
+      expect((await other.claimMappingJob('runner-3', Date.now() + 60_000))?.id).toBe(a.id);
+      await store.setMappingJobState(a.id, 'completed');
+      expect(await store.deleteMappingJob(b.id, 'key-a')).toBe(true);
+      advance(120_000);
+      expect(await store.claimMappingJob('runner-1', Date.now() + 60_000)).toBeUndefined();
+      expect(await store.renewMappingJobLease(b.id, 'runner-2', Date.now() + 60_000)).toBe(false);
+    });
+
+    it('concurrent claims from several instances never lease one job twice', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await store.createMappingJob(newJob('key-a', TERMS.slice(0, 1)))).id);
+      const instances = [store, await another(), await another()];
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => instances[i % instances.length]!.claimMappingJob(`runner-${i}`, Date.now() + 60_000)),
+      );
+      const claimed = claims.filter((j) => j !== undefined).map((j) => j.id);
+      expect([...claimed].sort()).toEqual([...ids].sort());
+    });
+
     it('deleting a job removes it and its terms', async () => {
       const job = await store.createMappingJob(newJob('key-a'));
       expect(await store.deleteMappingJob(job.id, 'key-a')).toBe(true);

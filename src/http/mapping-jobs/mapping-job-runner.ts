@@ -1,7 +1,11 @@
 /**
  * Runs the queued mapping jobs of the state store in the background, one at a time, oldest first, saving results per
  * batch; on start it resumes unfinished jobs (only their terms without candidates), and a cancel stops between batches.
+ * A runner holds a lease on the job it maps (renewed as it saves), so that with several nodes on one state each job is
+ * mapped by one of them; a job whose runner died is taken over by another once its lease expires, found by a poll.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { LicenceRules } from '../../licences/licence-rules.js';
 import { ReleaseView } from '../../services/release-view.js';
 import type { SemanticIndexRegistry } from '../../services/semantic/semantic-index-registry.js';
@@ -31,6 +35,10 @@ export type TermMapper = (request: MapTermsRequest) => Promise<void>;
 export const RUNNER_CHUNK_TERMS = 2000;
 /** While the state backend is unreachable, the runner looks again this often (the interrupted job stays `running`). */
 const STATE_RETRY_MS = 5000;
+/** How long a runner's claim on a job lasts without renewal: a runner that dies holds its job this long at most. */
+export const MAPPING_JOB_LEASE_MS = 60_000;
+/** How often a runner looks for jobs nobody runs (submitted on another node, or left by a runner that died). */
+export const MAPPING_JOB_POLL_MS = 30_000;
 /** Terms per batch of the in-process mapper: between batches the event loop answers other requests. */
 export const IN_PROCESS_BATCH_TERMS = 8;
 
@@ -70,6 +78,10 @@ export interface MappingJobRunnerOptions {
   mapTerms: TermMapper;
   chunkTerms?: number;
   onNotice?: (line: string) => void;
+  /** Lease length and poll interval (tests shorten them). */
+  leaseMs?: number;
+  pollMs?: number;
+  now?: () => number;
 }
 
 export class MappingJobRunner {
@@ -78,8 +90,16 @@ export class MappingJobRunner {
   private again = false;
   private closed = false;
   private current: { id: string; controller: AbortController } | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  /** This runner's name in the leases it holds (host, process, and a random part for several runners in one process). */
+  readonly runnerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly now: () => number;
+  private readonly leaseMs: number;
 
-  constructor(private readonly options: MappingJobRunnerOptions) {}
+  constructor(private readonly options: MappingJobRunnerOptions) {
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? MAPPING_JOB_LEASE_MS;
+  }
 
   /** Runs the queued and interrupted jobs of the state store (call once the server is up, and after each submit). */
   kick(): void {
@@ -89,6 +109,10 @@ export class MappingJobRunner {
       return;
     }
     this.again = true;
+    if (!this.poll) {
+      this.poll = setInterval(() => this.kick(), this.options.pollMs ?? MAPPING_JOB_POLL_MS);
+      this.poll.unref();
+    }
     if (this.running) return;
     this.running = this.loop()
       .catch((error: unknown) => {
@@ -122,6 +146,7 @@ export class MappingJobRunner {
   /** Stops after the batch in progress; an interrupted job stays `running` and resumes at the next start. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.poll) clearInterval(this.poll);
     this.current?.controller.abort();
     await this.idle();
   }
@@ -131,7 +156,7 @@ export class MappingJobRunner {
       this.again = false;
       for (;;) {
         if (this.closed) return;
-        const [next] = await this.options.state.unfinishedMappingJobs();
+        const next = await this.options.state.claimMappingJob(this.runnerId, this.now() + this.leaseMs);
         if (!next) break;
         await this.run(next);
       }
@@ -149,6 +174,20 @@ export class MappingJobRunner {
     if (started?.state !== 'running') return;
     const controller = new AbortController();
     this.current = { id: job.id, controller };
+    let renewedAt = this.now();
+    let leaseLost = false;
+    /** Renews the lease when due; stops this runner's mapping when another runner has taken the job over. */
+    const keepLease = async (): Promise<void> => {
+      // A quarter of the lease: three renewals may be slow or lost before another runner may take the job.
+      if (this.now() - renewedAt < this.leaseMs / 4) return;
+      if (await state.renewMappingJobLease(job.id, this.runnerId, this.now() + this.leaseMs)) {
+        renewedAt = this.now();
+        return;
+      }
+      leaseLost = true;
+      this.options.onNotice?.(`mapping job ${job.id}: another runner took it over (this one did not renew its lease in time); stopping here`);
+      controller.abort();
+    };
     try {
       let mapped = started.mapped_terms;
       for (;;) {
@@ -160,7 +199,10 @@ export class MappingJobRunner {
           terms,
           options: job.options,
           signal: controller.signal,
-          onBatch: (results) => state.saveMappedTerms(job.id, results),
+          onBatch: async (results) => {
+            await state.saveMappedTerms(job.id, results);
+            await keepLease();
+          },
         });
         if (controller.signal.aborted) return;
         // Cancelled or deleted through another node (or process): stop between chunks.
@@ -180,6 +222,8 @@ export class MappingJobRunner {
       await state.setMappingJobState(job.id, 'failed', message);
     } finally {
       this.current = null;
+      // Given up at once (stopping, cancelled, finished), so that another runner need not wait for it to expire.
+      if (!leaseLost) await state.releaseMappingJobLease(job.id, this.runnerId).catch(() => undefined);
     }
   }
 }

@@ -105,6 +105,17 @@ CREATE TABLE ${s}.rate_limit (
 CREATE INDEX rate_limit_by_expiry ON ${s}.rate_limit (expire);
 `,
   },
+  {
+    version: 2,
+    name: 'mapping job leases (one runner per job across nodes)',
+    sql: (s) => `
+CREATE TABLE ${s}.mapping_job_lease (
+  job_id        text PRIMARY KEY REFERENCES ${s}.mapping_job (id) ON DELETE CASCADE,
+  runner        text NOT NULL,
+  expires_at_ms bigint NOT NULL
+);
+`,
+  },
 ];
 
 /** The first key of the advisory lock migrations hold ('OMOP'); the second is the schema's hash. */

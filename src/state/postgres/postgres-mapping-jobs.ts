@@ -23,6 +23,8 @@ import type { PgDatabase } from './pg-database.js';
 
 /** The first key of the per-owner advisory lock of job creation ('MAPJ'). */
 const OWNER_LOCK_CLASS = 0x4d41504a;
+/** The first key of the advisory lock every claim of a job takes ('MAPL'): claims are rare, one at a time is enough. */
+const CLAIM_LOCK_CLASS = 0x4d41504c;
 
 const JOB_COLUMNS =
   'id, owner_key_id, name, release_label, cpt4_validated_until, options, columns, state, total_terms, mapped_terms, error, created_at, updated_at, finished_at';
@@ -36,6 +38,7 @@ export class PostgresMappingJobs implements MappingJobStore {
   ) {
     const job = `${db.schema}.mapping_job`;
     const term = `${db.schema}.mapping_term`;
+    const lease = `${db.schema}.mapping_job_lease`;
     const finished = FINISHED_MAPPING_JOB_STATES.map((s) => `'${s}'`).join(', ');
     const termsOrdered = (where: string, order: string) => `SELECT ${TERM_COLUMNS} FROM ${term} WHERE ${where} ORDER BY ${order} LIMIT $3 OFFSET $4`;
     this.sql = {
@@ -69,6 +72,13 @@ export class PostgresMappingJobs implements MappingJobStore {
       setReview: `UPDATE ${term} SET review = $3, status = $4 WHERE job_id = $1 AND term_index = $2 RETURNING ${TERM_COLUMNS}`,
       progress: `SELECT status, count(*)::int AS terms, coalesce(sum(source_frequency), 0)::float8 AS frequency FROM ${term} WHERE job_id = $1 GROUP BY status`,
       deleteOwned: `DELETE FROM ${job} WHERE id = $1 AND owner_key_id IS NOT DISTINCT FROM $2`,
+      claimable: `SELECT ${JOB_COLUMNS.split(', ').map((c) => `j.${c}`).join(', ')} FROM ${job} j LEFT JOIN ${lease} l ON l.job_id = j.id
+                  WHERE j.state IN ('queued', 'running') AND (l.job_id IS NULL OR l.expires_at_ms <= $1 OR l.runner = $2)
+                  ORDER BY j.created_seq LIMIT 1`,
+      takeLease: `INSERT INTO ${lease} (job_id, runner, expires_at_ms) VALUES ($1, $2, $3)
+                  ON CONFLICT (job_id) DO UPDATE SET runner = EXCLUDED.runner, expires_at_ms = EXCLUDED.expires_at_ms`,
+      renewLease: `UPDATE ${lease} SET expires_at_ms = $3 WHERE job_id = $1 AND runner = $2`,
+      releaseLease: `DELETE FROM ${lease} WHERE job_id = $1 AND runner = $2`,
     };
   }
 
@@ -125,6 +135,25 @@ export class PostgresMappingJobs implements MappingJobStore {
 
   async unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
     return (await this.db.query<JobRow>(this.sql.unfinished)).rows.map(jobOf);
+  }
+
+  async claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {
+    return this.db.transaction(async (client) => {
+      // Held until commit: a claim on another node waits here, then sees this lease.
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [CLAIM_LOCK_CLASS, this.db.schemaName]);
+      const row = (await client.query<JobRow>(this.sql.claimable, [this.now(), runner])).rows[0];
+      if (!row) return undefined;
+      await client.query(this.sql.takeLease, [row.id, runner, expiresAtMs]);
+      return jobOf(row);
+    });
+  }
+
+  async renewMappingJobLease(jobId: string, runner: string, expiresAtMs: number): Promise<boolean> {
+    return ((await this.db.query(this.sql.renewLease, [jobId, runner, expiresAtMs])).rowCount ?? 0) === 1;
+  }
+
+  async releaseMappingJobLease(jobId: string, runner: string): Promise<void> {
+    await this.db.query(this.sql.releaseLease, [jobId, runner]);
   }
 
   async pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]> {

@@ -350,6 +350,15 @@ export class PostgresStateStore implements StateStore {
   unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
     return this.jobs.unfinishedMappingJobs();
   }
+  claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {
+    return this.jobs.claimMappingJob(runner, expiresAtMs);
+  }
+  renewMappingJobLease(jobId: string, runner: string, expiresAtMs: number): Promise<boolean> {
+    return this.jobs.renewMappingJobLease(jobId, runner, expiresAtMs);
+  }
+  releaseMappingJobLease(jobId: string, runner: string): Promise<void> {
+    return this.jobs.releaseMappingJobLease(jobId, runner);
+  }
   pendingTerms(jobId: string, limit: number): Promise<SourceTerm[]> {
     return this.jobs.pendingTerms(jobId, limit);
   }
