@@ -59,6 +59,8 @@ export interface AppDependencies {
   mcpSessions?: McpSessionDirectory;
   /** Set when another process runs the mapping jobs (see MappingJobRunnerOptions.relay). */
   mappingJobRelay?: MappingJobRelay;
+  /** The mapping job runner's name in its leases (see MappingJobRunnerOptions.runnerId). */
+  mappingJobRunnerId?: string;
 }
 
 declare module 'fastify' {
@@ -108,6 +110,7 @@ export async function buildApp(deps: AppDependencies, options: AppOptions = {}):
     registry: deps.registry,
     mapTerms: deps.mapTerms ?? inProcessTermMapper(deps.semanticIndexes),
     relay: deps.mappingJobRelay,
+    ...(deps.mappingJobRunnerId ? { runnerId: deps.mappingJobRunnerId } : {}),
     onNotice: (line) => app.log.warn(line),
   });
   app.decorate('mappingJobs', mappingJobs);

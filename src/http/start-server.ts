@@ -78,6 +78,8 @@ export interface WorkerGroupLink {
   mcpSessions: McpSessionDirectory;
   /** null in the one worker that runs the mapping jobs; in the others, where its kick and cancel go. */
   mappingJobRelay: MappingJobRelay | null;
+  /** The job runner's lease name, the same for the worker that runs the jobs and its replacements. */
+  mappingJobRunnerId: string;
 }
 
 /** True for an address only this machine reaches (where DNS rebinding is the threat /mcp's Host check stops). */
@@ -168,7 +170,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       semanticIndexes,
       mcp,
       ...(mappingPool ? { mapTerms: poolTermMapper(mappingPool) } : {}),
-      ...(group ? { mcpSessions: group.mcpSessions, mappingJobRelay: group.mappingJobRelay ?? undefined } : {}),
+      ...(group ? { mcpSessions: group.mcpSessions, mappingJobRelay: group.mappingJobRelay ?? undefined, mappingJobRunnerId: group.mappingJobRunnerId } : {}),
     },
     {
       trustProxy: options.trustProxy,

@@ -127,6 +127,24 @@ describe.each(BACKENDS)('mapping job leases: %s state', (_name, makeBackend) => 
     expect(handed).toEqual(['orphan term 2', 'orphan term 3', 'orphan term 4', 'orphan term 5']);
   });
 
+  it('a runner under the name of one that died (a replaced worker process) takes its job back at once', async () => {
+    backend = makeBackend();
+    const [a, b] = [await open(), await open()];
+    const job = await a.createMappingJob(newJob('replaced', 4));
+    expect((await a.claimMappingJob('host:1234:jobs', Date.now() + 60_000))?.id).toBe(job.id);
+    const handed: string[] = [];
+    const stranger = runner(b, recordingMapper(handed));
+    stranger.kick();
+    await stranger.idle();
+    expect(handed).toEqual([]);
+    const replacement = new MappingJobRunner({ state: b, registry, mapTerms: recordingMapper(handed), runnerId: 'host:1234:jobs' });
+    runners.push(replacement);
+    replacement.kick();
+    await replacement.idle();
+    expect(await b.mappingJob(job.id, 'k')).toMatchObject({ state: 'completed', mapped_terms: 4 });
+    expect(handed).toHaveLength(4);
+  });
+
   it('a runner that lost its lease to another stops mapping and leaves the job to the new holder', async () => {
     backend = makeBackend();
     const [a, b] = [await open(), await open()];

@@ -3,6 +3,7 @@
  * in one message; fast keys lease tokens) and MCP session records, and passes mapping-job kicks and cancels on,
  * through the cluster IPC channel.
  */
+import { hostname } from 'node:os';
 import { ServiceError } from '../../services/errors.js';
 import type { RateDecision } from '../../state/state-store.js';
 import type { MappingJobRelay } from '../mapping-jobs/mapping-job-runner.js';
@@ -101,7 +102,14 @@ export class PrimaryLink {
 
   /** What start-server.ts takes (`runsMappingJobs`: this worker is the one that runs them). */
   groupLink(runsMappingJobs: boolean): WorkerGroupLink {
-    return { takeToken: this.takeToken, mcpSessions: this.mcpSessions, mappingJobRelay: runsMappingJobs ? null : this.mappingJobRelay };
+    return {
+      takeToken: this.takeToken,
+      mcpSessions: this.mcpSessions,
+      mappingJobRelay: runsMappingJobs ? null : this.mappingJobRelay,
+      // Named after the primary: a replacement of a worker that died takes its job back at once instead of waiting for
+      // the lease to expire (only one worker of a primary runs jobs).
+      mappingJobRunnerId: `${hostname()}:${process.ppid}:jobs`,
+    };
   }
 
   /** Sends a message that needs no answer (ignored once the channel is gone). */

@@ -78,6 +78,11 @@ export interface MappingJobRunnerOptions {
   mapTerms: TermMapper;
   chunkTerms?: number;
   onNotice?: (line: string) => void;
+  /**
+   * Its name in the leases it holds (default: host, process and a random part). A runner that takes over from a dead
+   * one under the same name (a replaced worker process) resumes its job at once.
+   */
+  runnerId?: string;
   /** Lease length and poll interval (tests shorten them). */
   leaseMs?: number;
   pollMs?: number;
@@ -91,13 +96,13 @@ export class MappingJobRunner {
   private closed = false;
   private current: { id: string; controller: AbortController } | null = null;
   private poll: NodeJS.Timeout | null = null;
-  /** This runner's name in the leases it holds (host, process, and a random part for several runners in one process). */
-  readonly runnerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly runnerId: string;
   private readonly now: () => number;
   private readonly leaseMs: number;
 
   constructor(private readonly options: MappingJobRunnerOptions) {
     this.now = options.now ?? Date.now;
+    this.runnerId = options.runnerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.leaseMs = options.leaseMs ?? MAPPING_JOB_LEASE_MS;
   }
 
