@@ -279,6 +279,10 @@ export class HttpsTransport {
     const { secure, plain } = this;
     if (!secure || !plain) return Promise.resolve({ unfinishedConnections: 0 });
     this.draining = true;
+    // Stop listening now, not when Fastify's close gets to it after its hooks: a worker of `serve --workers N` then
+    // leaves the primary's round robin at once, and a connection made meanwhile is refused instead of waiting in the
+    // primary's queue until the whole server has exited. (Fastify's own close of the server later is a no-op.)
+    if (secure.listening) secure.close();
     for (const socket of this.undecided) socket.destroy();
     const closeIdle = () => {
       secure.closeIdleConnections();
