@@ -25,6 +25,8 @@ configureSearch(data.search);
 const semanticIndexes = new SemanticIndexRegistry({ choice: data.embeddings, openIndex: openSqliteSemanticIndex });
 /** Open stores by build directory. */
 const stores = new Map<string, ReleaseStore>();
+/** Stores no longer served, waiting for their delayed close. */
+const retired = new Set<ReleaseStore>();
 
 function storeFor(build: ReleaseBuild): ReleaseStore {
   let store = stores.get(build.dir);
@@ -77,7 +79,11 @@ function retain(builds: readonly ReleaseBuild[]): void {
   for (const [dir, store] of stores) {
     if (served.has(dir)) continue;
     stores.delete(dir);
-    setTimeout(() => store.close(), RETIRE_DELAY_MS).unref();
+    retired.add(store);
+    setTimeout(() => {
+      retired.delete(store);
+      store.close();
+    }, RETIRE_DELAY_MS).unref();
   }
   semanticIndexes.retain(builds);
   for (const build of builds) {
@@ -103,8 +109,22 @@ parentPort!.on('message', (message: ToThread) => {
     case 'open-builds':
       send({ kind: 'open-builds', id: message.id, dirs: [...stores.keys()] });
       return;
+    case 'close':
+      void closeAndExit();
+      return;
   }
 });
+
+/** Closes every store and vector index, then lets the thread end (nothing left to wait for once the port is closed). */
+async function closeAndExit(): Promise<void> {
+  for (const store of [...stores.values(), ...retired]) store.close();
+  stores.clear();
+  retired.clear();
+  await semanticIndexes.close();
+  parentPort!.close();
+  // Ends this thread only (process.exit in a worker thread), whatever timers are left.
+  process.exit(0);
+}
 
 await semanticIndexes.prepare();
 send({ kind: 'ready' });

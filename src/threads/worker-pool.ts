@@ -20,6 +20,8 @@ import { TurnQueue } from './turn-queue.js';
 
 /** Tasks that may wait for a thread, per thread (see docs/operations.md#worker-threads for the bound's choice). */
 export const DEFAULT_QUEUE_PER_THREAD = 64;
+/** How long close() waits for a thread to close its files and exit before it terminates the thread. */
+const THREAD_EXIT_MS = 5_000;
 /** A task running longer than this is taken as hung: its thread is terminated and replaced, the request fails. */
 export const DEFAULT_TASK_TIMEOUT_MS = 120_000;
 /** The Retry-After of the 503 a request gets when the queue is full. */
@@ -53,7 +55,12 @@ export interface RetainMessage {
 /** Test hooks: block the thread until the gate is opened; list the builds it has open. */
 export type TestMessage = { kind: 'hold'; gate: SharedArrayBuffer } | { kind: 'open-builds'; id: number };
 
-export type ToThread = TaskMessage | RetainMessage | TestMessage;
+/** The pool is closing: the thread closes its stores and vector indexes and exits by itself (see WorkerPool.close). */
+export interface CloseMessage {
+  kind: 'close';
+}
+
+export type ToThread = TaskMessage | RetainMessage | CloseMessage | TestMessage;
 
 /** An error crossing from a thread: a ServiceError's fields (status and code set), or another error's message. */
 export interface SerializedError {
@@ -293,7 +300,22 @@ export class WorkerPool {
       clearTimeout(t.timer);
       t.task?.reject(new ServiceError(503, 'service_unavailable', 'The server is shutting down.'));
     }
-    await Promise.all(threads.map((t) => t.worker.terminate()));
+    // Each thread is asked to close its stores and vector indexes and exit by itself (after the task it is running):
+    // terminating a thread inside a native call (usearch, SQLite) or with native objects still open can abort the whole
+    // process. A thread that has not exited within THREAD_EXIT_MS (a hung task) is terminated after all.
+    await Promise.all(
+      threads.map(
+        (t) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => void t.worker.terminate(), THREAD_EXIT_MS);
+            t.worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            t.worker.postMessage({ kind: 'close' } satisfies CloseMessage);
+          }),
+      ),
+    );
     await this.ownIndexes?.close();
   }
 

@@ -125,6 +125,21 @@ describe('WorkerPool', () => {
     }
   }, 120_000);
 
+  it('close lets each thread close its stores and exit by itself, after the task it is running; a task queued behind is refused', async () => {
+    const pool = await readyPool({ threads: 1 });
+    const exits = pool.workersForTest.map((w) => new Promise<number>((resolve) => w.once('exit', resolve)));
+    const release_ = pool.holdForTest(); // the thread is busy until released
+    const running = pooledBulkSearch(pool, ReleaseView.ofRelease(release, licensed()), body);
+    const queued = pooledBulkSearch(pool, ReleaseView.ofRelease(release, licensed()), body);
+    const closing = pool.close();
+    await expect(queued).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    await expect(running).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+    release_();
+    await closing;
+    // exit code 0: it ended itself (a terminated thread exits with 1)
+    expect(await Promise.all(exits)).toEqual([0]);
+  }, 120_000);
+
   it('refuses a bulk body without 1–50 searches before any hand-over', async () => {
     const pool = new WorkerPool({ threads: 1, lazy: true });
     const view = ReleaseView.ofRelease(release, licensed());
