@@ -60,6 +60,25 @@ export interface FlexibleRateLimiterOptions {
   ping?: () => Promise<void>;
   /** Releases the backend's connection (default: nothing to release). */
   release?: () => Promise<void>;
+  /**
+   * Take the requests of a fast key from the shared counter in leases (RATE_LEASE_SECONDS of its rate at once) instead
+   * of one round trip per request: for backends other processes share (Redis, PostgreSQL). Default false.
+   */
+  lease?: boolean;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+/** A key allowed this many seconds' worth of requests ≥ 2 takes them from a shared counter that many at a time. */
+export const RATE_LEASE_SECONDS = 0.01;
+/** Leased requests not used within this long are given up (they stay counted: the key may get fewer, never more). */
+export const RATE_LEASE_TTL_MS = 50;
+
+/** Requests taken from the shared counter and not used yet, with the decision that granted them. */
+interface RateLease {
+  tokens: number;
+  expiresAtMs: number;
+  decision: RateDecision;
 }
 
 /**
@@ -69,37 +88,89 @@ export interface FlexibleRateLimiterOptions {
  */
 export class FlexibleRateLimiter implements RateLimiter {
   private readonly limiters = new Map<number, RateLimiterAbstract>();
+  /** Leases by window and id (see RATE_LEASE_SECONDS), and the lease being asked for, which later takes wait for. */
+  private readonly leases = new Map<string, RateLease>();
+  private readonly leaseAsks = new Map<string, Promise<unknown>>();
+  private readonly now: () => number;
 
   constructor(
     private readonly makeLimiter: FlexibleLimiterFactory,
     private readonly options: FlexibleRateLimiterOptions,
-  ) {}
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
   get backend(): RateLimitBackend {
     return this.options.backend;
   }
 
   async take(id: string, ratePerSecond: number): Promise<RateDecision> {
+    const leaseSize = this.options.lease ? Math.floor(ratePerSecond * RATE_LEASE_SECONDS) : 0;
+    if (leaseSize < 2) return (await this.consume(id, ratePerSecond, 1)).decision;
+    const slot = `${ratePerSecond}\u0000${id}`;
+    for (;;) {
+      const lease = this.leases.get(slot);
+      if (lease && this.now() < lease.expiresAtMs) {
+        // A refusal holds until its window ends (a fixed window frees nothing before): no question meanwhile.
+        if (!lease.decision.allowed) return lease.decision;
+        if (lease.tokens >= 1) {
+          lease.tokens -= 1;
+          return { ...lease.decision, remaining: lease.decision.remaining + lease.tokens };
+        }
+      }
+      const asked = this.leaseAsks.get(slot);
+      if (asked) {
+        await asked.catch(() => undefined);
+        continue;
+      }
+      // One question for every take of this key that finds no lease now; they share what it brings.
+      const ask = this.consume(id, ratePerSecond, leaseSize);
+      this.leaseAsks.set(slot, ask);
+      try {
+        const { decision, granted, msLeft } = await ask;
+        // Used within the window that counted them, and soon (unused ones are the key's loss, not an excess).
+        this.leases.set(slot, { tokens: Math.max(0, granted - 1), expiresAtMs: this.now() + Math.min(RATE_LEASE_TTL_MS, msLeft), decision });
+        if (granted < 1) return decision;
+        if (this.leases.size > 10_000) this.dropExpiredLeases();
+        return { ...decision, remaining: decision.remaining + granted - 1 };
+      } finally {
+        this.leaseAsks.delete(slot);
+      }
+    }
+  }
+
+  /**
+   * Counts `points` requests of `id` in the backend. Refused (the window has fewer left), the library has counted them
+   * all the same: the ones that were still within the window's budget are granted (no other taker can have them).
+   */
+  private async consume(id: string, ratePerSecond: number, points: number): Promise<{ decision: RateDecision; granted: number; msLeft: number }> {
     const limiter = this.limiterFor(ratePerSecond);
     let res: RateLimiterRes;
-    let allowed = true;
+    let granted = points;
     try {
-      res = await limiter.consume(id);
+      res = await limiter.consume(id, points);
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw new StateUnavailableError(this.options.backend, error);
       res = error;
-      allowed = false;
+      granted = Math.min(points, Math.max(0, limiter.points - (res.consumedPoints - points)));
     }
-    const nowMs = Date.now();
+    const nowMs = this.now();
     // A negative msBeforeNext means "no expiry", which no window here has; read it as a full window.
     const msLeft = res.msBeforeNext >= 0 ? res.msBeforeNext : limiter.duration * 1000;
-    return {
+    const allowed = granted >= 1;
+    const decision: RateDecision = {
       allowed,
       limit: Math.round(ratePerSecond * 1000) / 1000,
       remaining: allowed ? Math.max(0, res.remainingPoints) : 0,
       reset_epoch_seconds: Math.ceil((nowMs + msLeft) / 1000),
       retry_after_seconds: allowed ? 0 : Math.max(1, Math.ceil(msLeft / 1000)),
     };
+    return { decision, granted, msLeft };
+  }
+
+  private dropExpiredLeases(): void {
+    const nowMs = this.now();
+    for (const [slot, lease] of this.leases) if (lease.expiresAtMs <= nowMs || lease.tokens < 1) this.leases.delete(slot);
   }
 
   async health(): Promise<void> {

@@ -9,7 +9,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { migrate } from '../../src/state/postgres/migrations.js';
 import { parsePostgresUrl, PgDatabase } from '../../src/state/postgres/pg-database.js';
 import { postgresRateLimiter } from '../../src/state/postgres/postgres-rate-limiter.js';
-import { MAX_RATE_WINDOW_SECONDS, memoryRateLimiter, rateWindow, type RateLimiter } from '../../src/state/rate-limiter.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import {
+  FlexibleRateLimiter,
+  MAX_RATE_WINDOW_SECONDS,
+  memoryRateLimiter,
+  RATE_LEASE_SECONDS,
+  RATE_LEASE_TTL_MS,
+  rateWindow,
+  type RateLimiter,
+} from '../../src/state/rate-limiter.js';
 import { parseRedisUrl, redisRateLimiter } from '../../src/state/redis/redis-rate-limiter.js';
 import { StateUnavailableError } from '../../src/state/state-errors.js';
 import { freshPostgresSchema, freshRedisPrefix, postgresMissing, redisMissing, TcpProxy, throughPort } from '../helpers/state-backends.js';
@@ -110,6 +119,70 @@ function expectWithinRate(result: { accepted: number; elapsedS: number }, rate: 
   expect(result.accepted).toBeGreaterThanOrEqual(rate * (Math.floor(result.elapsedS) - 1));
 }
 
+/**
+ * Two limiters with leases over one shared counter (a memory limiter both reach, standing for Redis or PostgreSQL), with
+ * the number of round trips to it counted and the lease clock in the test's hands.
+ */
+function leasingNodes() {
+  const shared = new Map<string, RateLimiterMemory>();
+  const trips = { count: 0 };
+  let nowMs = 1_000_000;
+  const node = () =>
+    new FlexibleRateLimiter(
+      (window) => {
+        let limiter = shared.get(window.keyPrefix);
+        if (!limiter) shared.set(window.keyPrefix, (limiter = new RateLimiterMemory(window)));
+        const counting = Object.create(limiter) as RateLimiterMemory;
+        counting.consume = (key, points) => {
+          trips.count += 1;
+          return limiter.consume(key, points);
+        };
+        return counting;
+      },
+      { backend: 'shared', lease: true, now: () => nowMs },
+    );
+  return { a: node(), b: node(), trips, advance: (ms: number) => (nowMs += ms) };
+}
+
+describe('leases: a fast key takes its requests from a shared counter several at a time', () => {
+  // 4,001 requests per 2 s (rateWindow): a window long enough for the test, a lease of 20 requests.
+  const rate = 2000.5;
+  const window = rateWindow(rate);
+  const leaseSize = Math.floor(rate * RATE_LEASE_SECONDS);
+
+  it('two nodes admit no more than the window, lose at most a lease each, and ask the counter about once a lease', async () => {
+    expect(window).toEqual({ points: 4001, durationSeconds: 2 });
+    const { a, b, trips } = leasingNodes();
+    let allowed = 0;
+    const takes = 6000;
+    for (let done = 0; done < takes; done += 64) {
+      const batch = await Promise.all(Array.from({ length: 64 }, (_, i) => (i % 2 ? a : b).take('key:fast', rate)));
+      allowed += batch.filter((d) => d.allowed).length;
+    }
+    expect(allowed).toBeLessThanOrEqual(window.points);
+    expect(allowed).toBeGreaterThanOrEqual(window.points - 2 * (leaseSize - 1));
+    // a question per lease while the window lasts, then one refusal per node answered locally until the window ends
+    expect(trips.count).toBeLessThanOrEqual(Math.ceil(window.points / leaseSize) + 8);
+  });
+
+  it('a lease is not used after RATE_LEASE_TTL_MS: the next request asks the counter again', async () => {
+    const { a, trips, advance } = leasingNodes();
+    expect((await a.take('key:fast', rate)).allowed).toBe(true);
+    expect(trips.count).toBe(1);
+    expect((await a.take('key:fast', rate)).allowed).toBe(true);
+    expect(trips.count).toBe(1);
+    advance(RATE_LEASE_TTL_MS);
+    expect((await a.take('key:fast', rate)).allowed).toBe(true);
+    expect(trips.count).toBe(2);
+  });
+
+  it('a slow key asks the counter on every request', async () => {
+    const { a, trips } = leasingNodes();
+    for (let i = 0; i < 5; i++) await a.take('key:slow', 150);
+    expect(trips.count).toBe(5);
+  });
+});
+
 describe.skipIf(noRedis)('rate limits in Redis, shared by two nodes', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -123,6 +196,15 @@ describe.skipIf(noRedis)('rate limits in Redis, shared by two nodes', () => {
     const b = await redisRateLimiter(parseRedisUrl(redis.url));
     cleanups.push(() => a.close(), () => b.close());
     expectWithinRate(await loadTwoNodes(a, b, 20, 3), 20);
+  });
+
+  it('the same for a fast key, whose requests each node takes in leases', async () => {
+    const redis = freshRedisPrefix();
+    cleanups.push(redis.clean);
+    const a = await redisRateLimiter(parseRedisUrl(redis.url));
+    const b = await redisRateLimiter(parseRedisUrl(redis.url));
+    cleanups.push(() => a.close(), () => b.close());
+    expectWithinRate(await loadTwoNodes(a, b, 1000, 3), 1000);
   });
 
   it('Redis gone: StateUnavailableError at once (no decision, nothing admitted); back: the same limiter decides again', async () => {

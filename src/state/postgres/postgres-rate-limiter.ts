@@ -17,6 +17,6 @@ export function postgresRateLimiter(db: PgDatabase): RateLimiter {
         // The state store deletes old rows (one sweep, rather than one timer per window).
         clearExpiredByTimeout: false,
       }),
-    { backend: 'postgres', ping: () => db.ping() },
+    { backend: 'postgres', ping: () => db.ping(), lease: true },
   );
 }

@@ -49,6 +49,7 @@ export async function redisRateLimiter(location: RedisLocation, onNotice: (line:
     {
       backend: 'redis',
       keyPrefix: location.prefix,
+      lease: true,
       ping: async () => {
         await redis.ping();
       },
