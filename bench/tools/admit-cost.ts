@@ -1,6 +1,6 @@
 /**
  * The cost of `admit` (the state store's one call per request) on each state backend, in-process, without HTTP:
- * `npx tsx bench/tools/admit-cost.ts [--state sqlite|postgres://…] [--rate-limit-store memory|postgres|redis://…] [--quota]`
+ * `npx tsx bench/tools/admit-cost.ts [--state sqlite|postgres://…] [--rate-limit-store memory|postgres|redis://…] [--quota] [--rate R]`
  * admits one key (no quota, or a quota it never reaches) 20,000 times from 32 concurrent callers and prints admits per
  * second and this process's CPU time per admit (wall time on a busy machine overstates it). A PostgreSQL state is
  * opened in a schema of its own, dropped at the end; Redis keys go under a prefix of their own.
@@ -13,7 +13,14 @@ import pg from 'pg';
 import { openStateStore, stateChoice } from '../../src/state/openers/open-state-store.js';
 
 const { values } = parseArgs({
-  options: { state: { type: 'string', default: 'sqlite' }, 'rate-limit-store': { type: 'string' }, quota: { type: 'boolean', default: false } },
+  options: {
+    state: { type: 'string', default: 'sqlite' },
+    'rate-limit-store': { type: 'string' },
+    quota: { type: 'boolean', default: false },
+    // The key's rate: 1e9 by default (never limited; on Redis or PostgreSQL it takes its requests in leases). A rate
+    // under 200/s asks the rate store on every admit, and is refused once its window is spent (refusals count too).
+    rate: { type: 'string', default: '1e9' },
+  },
 });
 const run = `admit_cost_${process.pid}`;
 const withName = (url: string, param: string, value: string) => {
@@ -26,7 +33,7 @@ const limits = values['rate-limit-store']?.startsWith('redis') ? withName(values
 const dir = mkdtempSync(join(tmpdir(), 'omopterm-admit-cost-'));
 const store = await openStateStore(stateChoice({ sqliteFile: join(dir, 'state.sqlite'), state, rateLimitStore: limits }));
 try {
-  const { secret } = await store.createKey({ name: 'admit-cost', rate_per_second: 1e9, monthly_quota: values.quota ? 1e12 : null, cpt4_validated_until: null });
+  const { secret } = await store.createKey({ name: 'admit-cost', rate_per_second: Number(values.rate), monthly_quota: values.quota ? 1e12 : null, cpt4_validated_until: null });
   const request = { secret, clientAddress: '192.0.2.1', anonymousRatePerSecond: 20, meter: true };
   for (let i = 0; i < 2000; i += 1) await store.admit(request);
   const total = 20_000;
