@@ -85,6 +85,8 @@ export class PinnedConnection {
   private readonly agent = new https.Agent({ keepAlive: true, maxSockets: 1, rejectUnauthorized: false });
   /** The pid of the worker holding the connection (set by `open`). */
   pid = 0;
+  /** The socket `open` used: every later request must go over it. */
+  private socket: unknown = null;
 
   private constructor(private readonly url: string) {}
 
@@ -96,9 +98,13 @@ export class PinnedConnection {
     return connection;
   }
 
-  /** Sends a request on this connection; fails if the socket was not the one opened (another worker could answer). */
+  /**
+   * Sends a request on this connection; fails if the socket was not the one opened (another worker could answer). The
+   * socket itself is compared, not `req.reusedSocket`: a request sent before the agent has taken the previous answer's
+   * socket back (its request's write not yet acknowledged, as after a fast answer) waits for that socket and gets it
+   * without `reusedSocket` set.
+   */
   async request(path: string, options: RequestOptions = {}): Promise<TestResponse> {
-    const first = this.pid === 0;
     const payload = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -111,7 +117,8 @@ export class PinnedConnection {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            if (!first && !req.reusedSocket) return reject(new Error(`the connection to worker ${this.pid} was closed: the answer may come from another worker`));
+            this.socket ??= socket;
+            if (socket !== this.socket) return reject(new Error(`the connection to worker ${this.pid} was closed: the answer may come from another worker`));
             const text = Buffer.concat(chunks).toString('utf8');
             let body: unknown;
             try {
@@ -124,6 +131,8 @@ export class PinnedConnection {
           res.on('error', reject);
         },
       );
+      let socket: unknown = null;
+      req.once('socket', (s) => (socket = s));
       req.on('error', reject);
       if (payload !== undefined) req.write(payload);
       req.end();
