@@ -45,6 +45,8 @@ const CONFIGURATIONS: Configuration[] = [
   { label: 'i8 c12 ea48 near 2e-4', layout: 'i8', dedup: 'near', epsilon: 2e-4, connectivity: 12, expansionAdd: 48, expansionSearch: 64, threads: 2 },
   { label: 'i8 c12 ea48 near 1e-3', layout: 'i8', dedup: 'near', epsilon: 1e-3, connectivity: 12, expansionAdd: 48, expansionSearch: 64, threads: 2 },
   { label: 'i8 c16 ea64 near 2e-4', layout: 'i8', dedup: 'near', epsilon: 2e-4, connectivity: 16, expansionAdd: 64, expansionSearch: 64, threads: 2 },
+  { label: 'i8 c12 ea128 dedup', layout: 'i8', dedup: 'exact', connectivity: 12, expansionAdd: 128, expansionSearch: 64, threads: 2 },
+  { label: 'i8 c16 ea128 near 2e-4', layout: 'i8', dedup: 'near', epsilon: 2e-4, connectivity: 16, expansionAdd: 128, expansionSearch: 64, threads: 2 },
   { label: 'f16 c12 ea48', layout: 'f16', dedup: 'none', connectivity: 12, expansionAdd: 48, expansionSearch: 64, threads: 2 },
   { label: 'f16 c12 ea48 dedup', layout: 'f16', dedup: 'exact', connectivity: 12, expansionAdd: 48, expansionSearch: 64, threads: 2 },
 ];
@@ -152,7 +154,7 @@ async function main(): Promise<void> {
           const found = index.search(matrixOf(batch), 1, c.threads) as unknown as { keys: BigUint64Array; distances: Float32Array; counts: BigUint64Array };
           const rest: number[] = [];
           batch.forEach((i, q) => {
-            if (Number(found.counts[q] ?? 1) > 0 && found.distances[q]! <= eps) join_(i, Number(found.keys[q]));
+            if (Number(found.counts?.[q] ?? 1) > 0 && found.distances[q]! <= eps) join_(i, Number(found.keys[q]));
             else rest.push(i);
           });
           batch = rest;

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmbeddedStateStore } from '../../src/state/embedded-state-store.js';
 import { openStateStore, stateChoice } from '../../src/state/openers/open-state-store.js';
+import { PgDatabase } from '../../src/state/postgres/pg-database.js';
+import { parsePostgresUrl } from '../../src/state/postgres/postgres-url.js';
 import { RATE_LEASE_TTL_MS } from '../../src/state/rate-limiter.js';
 import { StateUnavailableError } from '../../src/state/state-errors.js';
 import type { Admission, AdmissionRequest, StateStore } from '../../src/state/state-store.js';
@@ -131,6 +133,22 @@ describe.skipIf(noPostgres)('PostgreSQL unreachable, then back', () => {
     await proxy.cut();
     const url = throughPort(freshPostgresSchema().url, proxy.port);
     await expect(openPostgres(url)).rejects.toThrow(`cannot reach PostgreSQL at postgres://postgres@127.0.0.1:${proxy.port}/test`);
+  });
+
+  it("the counters' connections start with synchronous_commit off, after the URL's own startup options", async () => {
+    const url = `${TEST_POSTGRES_URL}?options=${encodeURIComponent('-c search_path=omopterm_elsewhere -c application_name=mine')}`;
+    const counters = new PgDatabase(parsePostgresUrl(url), () => {}, { asyncCommit: true });
+    const durable = new PgDatabase(parsePostgresUrl(url));
+    try {
+      // several at once: every connection the pool opens has the setting from its start
+      const shown = await Promise.all(Array.from({ length: 4 }, () => counters.query<{ synchronous_commit: string }>('SHOW synchronous_commit')));
+      expect(shown.map((r) => r.rows[0]!.synchronous_commit)).toEqual(['off', 'off', 'off', 'off']);
+      expect((await counters.query<{ search_path: string }>('SHOW search_path')).rows[0]!.search_path).toBe('omopterm_elsewhere');
+      expect((await durable.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit).toBe('on');
+    } finally {
+      await counters.close();
+      await durable.close();
+    }
   });
 
   it('nodes starting at once apply each migration once', async () => {

@@ -59,6 +59,19 @@ export interface PgDatabaseOptions {
   asyncCommit?: boolean;
 }
 
+/**
+ * The connection string with a server setting added to its startup `options` (after any the URL has), so that every
+ * connection of the pool has it from its start, with no query of its own racing the pool's first one. Used for
+ * `synchronous_commit = off` on the counters' pool: measured here, one key admitted by 32 concurrent callers with its
+ * rate window in PostgreSQL, 377 admits/s waiting for each commit to reach disk, 2,695/s without.
+ */
+export function withStartupOption(connectionString: string, option: string): string {
+  const url = new URL(connectionString);
+  const existing = url.searchParams.get('options');
+  url.searchParams.set('options', existing ? `${existing} ${option}` : option);
+  return url.href;
+}
+
 export class PgDatabase implements Queryable {
   readonly pool: pg.Pool;
   /** The quoted schema, to qualify table names with: `${db.schema}.api_key`. */
@@ -73,7 +86,7 @@ export class PgDatabase implements Queryable {
     this.schemaName = location.schema;
     this.schema = `"${location.schema}"`;
     this.pool = new pg.Pool({
-      connectionString: location.connectionString,
+      connectionString: options.asyncCommit ? withStartupOption(location.connectionString, '-c synchronous_commit=off') : location.connectionString,
       max: POOL_SIZE,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,
@@ -83,9 +96,6 @@ export class PgDatabase implements Queryable {
     });
     // An idle connection whose server went away: the pool drops it and opens a new one on the next query.
     this.pool.on('error', (error) => onNotice(`PostgreSQL state: an idle connection failed (${error.message}); it will be reopened`));
-    // Queued before the first query of each new connection. Measured here, one key admitted by 32 concurrent callers with
-    // its rate window in PostgreSQL: 377 admits/s waiting for each commit to reach disk, 2,695/s without.
-    if (options.asyncCommit) this.pool.on('connect', (client) => void client.query('SET synchronous_commit TO off').catch(() => {}));
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult<R>> {
