@@ -68,8 +68,13 @@ const { Index: VectorIndex, MetricKind, ScalarKind } = createRequire(import.meta
 
 /** HNSW graph degree (usearch `connectivity`; the base layer keeps twice as many links). */
 const CONNECTIVITY = 12;
-/** Candidates kept while inserting (usearch `expansion_add`): measured 18k vectors/s at 500k on 2 threads. */
-const EXPANSION_ADD = 48;
+/**
+ * Candidates kept while inserting (usearch `expansion_add`). 128 rather than 48: at full size (3.1M vectors of the
+ * `--scale 1` benchmark release) 48 left 8.1 % of the concepts unreachable from their own vector and 128 leaves 1.4 %
+ * (bench/tools/hnsw-sweep.ts), for 2.4 × the insertion time (the whole embed: 10.3 min on 2 cores). See
+ * docs/semantic-search.md "Vector recall at full size".
+ */
+const EXPANSION_ADD = 128;
 /** Candidates kept while searching; usearch searches with max(this, k), so a larger k widens it. */
 const EXPANSION_SEARCH = 64;
 
