@@ -159,3 +159,30 @@ export async function connectionPerWorker(url: string, workers: number): Promise
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A two-term mapping job (examples/demo-vocabulary: E11 → 201826 Type 2 diabetes mellitus, AF → 313217 Atrial fibrillation). */
+export const TWO_TERM_JOB = { text: 'source_code,source_name\nE11,Type 2 diabetes mellitus\nAF,Atrial fibrillation', file_name: 'two.csv' };
+export const TWO_TERM_JOB_TARGETS = [201826, 313217];
+
+/** Submits TWO_TERM_JOB over `connection` (202 expected) and answers the job's id. */
+export async function submitTwoTermJob(connection: PinnedConnection, key: string): Promise<string> {
+  const submitted = await connection.request('/v1/mapping-jobs', { method: 'POST', key, body: TWO_TERM_JOB });
+  if (submitted.status !== 202) throw new Error(`mapping job not accepted: ${submitted.status} ${submitted.text}`);
+  return submitted.body.data.job.id as string;
+}
+
+/** Polls the job over `connection` every 50 ms until it is finished (or `tries` run out); answers it as last read. */
+export async function finishedJob(connection: PinnedConnection, key: string, id: string, tries = 600): Promise<Record<string, unknown>> {
+  let job: Record<string, unknown> = {};
+  for (let i = 0; i < tries && !['completed', 'failed', 'cancelled'].includes(String(job.state)); i++) {
+    await sleep(50);
+    job = (await connection.request(`/v1/mapping-jobs/${id}`, { key })).body.data.job;
+  }
+  return job;
+}
+
+/** The first candidate of each term of the job, in term order. */
+export async function firstCandidates(connection: PinnedConnection, key: string, id: string): Promise<number[]> {
+  const terms = (await connection.request(`/v1/mapping-jobs/${id}/terms?order=index`, { key })).body.data.terms;
+  return terms.map((t: { candidates: Array<{ concept_id: number }> }) => t.candidates[0]!.concept_id);
+}

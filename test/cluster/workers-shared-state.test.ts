@@ -17,7 +17,7 @@ import { stateStorePath } from '../../src/store/data-dir.js';
 import { runCli } from '../helpers/cli.js';
 import { loadCachedRelease } from '../helpers/release-cache.js';
 import type { TestResponse } from '../helpers/test-server.js';
-import { connectionPerWorker, PinnedConnection, sleep, spawnServe, type ClusterServe } from './cluster-serve.js';
+import { connectionPerWorker, finishedJob, firstCandidates, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from './cluster-serve.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-workers-'));
 let serve: ClusterServe;
@@ -235,22 +235,9 @@ describe('mapping jobs across workers', () => {
   it('a job submitted to the worker that does not run jobs is mapped, and both workers show it', async () => {
     const key = await createKey({ name: 'mapper' });
     const [runner, other] = workers;
-    const submitted = await other!.request('/v1/mapping-jobs', {
-      method: 'POST',
-      key,
-      body: { text: 'source_code,source_name\nE11,Type 2 diabetes mellitus\nAF,Atrial fibrillation', file_name: 'two.csv' },
-    });
-    expect(submitted.status, submitted.text).toBe(202);
-    const id = submitted.body.data.job.id as string;
-    let job: Record<string, unknown> = {};
-    for (let i = 0; i < 400 && !['completed', 'failed', 'cancelled'].includes(String(job.state)); i++) {
-      await sleep(50);
-      job = (await runner!.request(`/v1/mapping-jobs/${id}`, { key })).body.data.job;
-    }
-    expect(job).toMatchObject({ state: 'completed', total_terms: 2, mapped_terms: 2 });
-    const terms = (await other!.request(`/v1/mapping-jobs/${id}/terms?order=index`, { key })).body.data.terms;
-    // examples/demo-vocabulary: 201826 Type 2 diabetes mellitus, 313217 Atrial fibrillation.
-    expect(terms.map((t: { candidates: Array<{ concept_id: number }> }) => t.candidates[0]!.concept_id)).toEqual([201826, 313217]);
+    const id = await submitTwoTermJob(other!, key);
+    expect(await finishedJob(runner!, key, id, 400)).toMatchObject({ state: 'completed', total_terms: 2, mapped_terms: 2 });
+    expect(await firstCandidates(other!, key, id)).toEqual(TWO_TERM_JOB_TARGETS);
   });
 });
 

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
 import { AUTH_CACHE_MS } from '../../src/state/postgres/postgres-state-store.js';
 import { RATE_LEASE_TTL_MS } from '../../src/state/rate-limiter.js';
-import { PinnedConnection, sleep, spawnServe, type ClusterServe } from '../cluster/cluster-serve.js';
+import { finishedJob, firstCandidates, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from '../cluster/cluster-serve.js';
 import { CLI, REPO_ROOT, type CliResult } from '../helpers/cli.js';
 import { loadCachedRelease } from '../helpers/release-cache.js';
 import { freshPostgresSchema, freshRedisPrefix, postgresMissing, redisMissing, TcpProxy, TEST_POSTGRES_URL, TEST_REDIS_URL, throughPort } from '../helpers/state-backends.js';
@@ -300,22 +300,10 @@ describe.skipIf(noPostgres || noRedis)(`${NODES} serve processes on their own da
   it('a mapping job submitted on one node is mapped, and every node shows it and its terms', async () => {
     const key = await createKey('mapper');
     const [a, b, c] = main;
-    const submitted = await a!.request('/v1/mapping-jobs', {
-      method: 'POST',
-      key,
-      body: { text: 'source_code,source_name\nE11,Type 2 diabetes mellitus\nAF,Atrial fibrillation', file_name: 'two.csv' },
-    });
-    expect(submitted.status, submitted.text).toBe(202);
-    const id = submitted.body.data.job.id as string;
-    let job: Record<string, unknown> = {};
-    for (let i = 0; i < 600 && !['completed', 'failed', 'cancelled'].includes(String(job.state)); i++) {
-      await sleep(50);
-      job = (await b!.request(`/v1/mapping-jobs/${id}`, { key })).body.data.job;
-    }
-    expect(job).toMatchObject({ state: 'completed', total_terms: 2, mapped_terms: 2 });
+    const id = await submitTwoTermJob(a!, key);
+    expect(await finishedJob(b!, key, id)).toMatchObject({ state: 'completed', total_terms: 2, mapped_terms: 2 });
     for (const n of [a, c]) expect((await n!.request(`/v1/mapping-jobs/${id}`, { key })).body.data.job, `node ${n!.pid}`).toMatchObject({ id, state: 'completed' });
-    const terms = (await b!.request(`/v1/mapping-jobs/${id}/terms?order=index`, { key })).body.data.terms;
-    expect(terms.map((t: { candidates: Array<{ concept_id: number }> }) => t.candidates[0]!.concept_id)).toEqual([201826, 313217]);
+    expect(await firstCandidates(b!, key, id)).toEqual(TWO_TERM_JOB_TARGETS);
   }, 60_000);
 
   /** Asks every node until it serves `key` again (at most ~10 s); the nodes that did not. */
