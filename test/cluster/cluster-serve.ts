@@ -186,3 +186,16 @@ export async function firstCandidates(connection: PinnedConnection, key: string,
   const terms = (await connection.request(`/v1/mapping-jobs/${id}/terms?order=index`, { key })).body.data.terms;
   return terms.map((t: { candidates: Array<{ concept_id: number }> }) => t.candidates[0]!.concept_id);
 }
+
+/** The value of cookie `name` set by a response, if it sets it. */
+export function cookieOf(res: TestResponse, name: string): string | undefined {
+  const lines = res.headers['set-cookie'] ?? [];
+  for (const line of Array.isArray(lines) ? lines : [lines]) {
+    const m = new RegExp(`^${name}=([^;]*)`).exec(line);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/** A form body (application/x-www-form-urlencoded). */
+export const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();

@@ -17,7 +17,7 @@ import { stateStorePath } from '../../src/store/data-dir.js';
 import { runCli } from '../helpers/cli.js';
 import { loadCachedRelease } from '../helpers/release-cache.js';
 import type { TestResponse } from '../helpers/test-server.js';
-import { connectionPerWorker, finishedJob, firstCandidates, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from './cluster-serve.js';
+import { connectionPerWorker, cookieOf, finishedJob, firstCandidates, form, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from './cluster-serve.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'omopterm-workers-'));
 let serve: ClusterServe;
@@ -194,16 +194,6 @@ describe('MCP over Streamable HTTP across workers', () => {
 });
 
 describe('browser sessions across workers', () => {
-  function cookieOf(res: TestResponse, name: string): string | undefined {
-    const lines = res.headers['set-cookie'] ?? [];
-    for (const line of Array.isArray(lines) ? lines : [lines]) {
-      const m = new RegExp(`^${name}=([^;]*)`).exec(line);
-      if (m) return m[1];
-    }
-    return undefined;
-  }
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-
   it('a sign-in on one worker holds on the other, and a sign-out on that one ends it on both', async () => {
     const key = await createKey({ name: 'browser-person' });
     const [a, b] = workers;

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_VOCABULARY_DIR } from '../../src/cli/commands/demo.js';
 import { AUTH_CACHE_MS } from '../../src/state/postgres/postgres-state-store.js';
 import { RATE_LEASE_TTL_MS } from '../../src/state/rate-limiter.js';
-import { finishedJob, firstCandidates, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from '../cluster/cluster-serve.js';
+import { cookieOf, finishedJob, firstCandidates, form, PinnedConnection, sleep, spawnServe, submitTwoTermJob, TWO_TERM_JOB_TARGETS, type ClusterServe } from '../cluster/cluster-serve.js';
 import { CLI, REPO_ROOT, type CliResult } from '../helpers/cli.js';
 import { loadCachedRelease } from '../helpers/release-cache.js';
 import { freshPostgresSchema, freshRedisPrefix, postgresMissing, redisMissing, TcpProxy, TEST_POSTGRES_URL, TEST_REDIS_URL, throughPort } from '../helpers/state-backends.js';
@@ -69,15 +69,6 @@ async function hammer(conns: PinnedConnection[], key: string, ms: number): Promi
   return { statuses, acceptedByPid, elapsedS: (Date.now() - started) / 1000, sample429 };
 }
 
-function cookieOf(res: TestResponse, name: string): string | undefined {
-  const lines = res.headers['set-cookie'] ?? [];
-  for (const line of Array.isArray(lines) ? lines : [lines]) {
-    const m = new RegExp(`^${name}=([^;]*)`).exec(line);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
 describe.skipIf(noPostgres || noRedis)(`${NODES} serve processes on their own data directories, one PostgreSQL + one Redis (issue 26)`, () => {
   const schema = freshPostgresSchema();
