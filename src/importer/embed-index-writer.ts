@@ -21,6 +21,12 @@ import type { EmbedEntry } from './embed-source.js';
 const ENTRIES_PER_TRANSACTION = 50_000;
 /** Threads usearch inserts with (the machine's two cores; the JS thread waits meanwhile). */
 const INSERT_THREADS = 2;
+/**
+ * Below this many concepts the vectors are inserted by one thread: a graph built by two threads at once depends on how
+ * their insertions interleave, and now and then leaves a node no search reaches; one thread builds the same graph on
+ * every load, in seconds at this size.
+ */
+const ONE_INSERT_THREAD_BELOW = 50_000;
 
 export class EmbeddingSetWriter {
   private readonly db: Database.Database;
@@ -138,7 +144,10 @@ export class EmbeddingSetWriter {
       matrix.set(quantized, keys.length * dimension);
       keys.push(BigInt(c.key));
     }
-    if (keys.length) this.vectors!.add(BigUint64Array.from(keys), matrix.subarray(0, keys.length * dimension), INSERT_THREADS);
+    if (keys.length) {
+      const threads = this.conceptCount < ONE_INSERT_THREAD_BELOW ? 1 : INSERT_THREADS;
+      this.vectors!.add(BigUint64Array.from(keys), matrix.subarray(0, keys.length * dimension), threads);
+    }
   }
 
   /** Writes meta and the vector file, and closes. */
