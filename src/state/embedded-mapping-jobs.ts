@@ -88,7 +88,6 @@ export class EmbeddedMappingJobs {
       job: db.prepare('SELECT * FROM mapping_job WHERE id = ?'),
       owned: db.prepare('SELECT * FROM mapping_job WHERE id = ? AND owner_key_id IS ?'),
       list: db.prepare('SELECT * FROM mapping_job WHERE owner_key_id IS ? ORDER BY created_seq DESC'),
-      unfinished: db.prepare(`SELECT * FROM mapping_job WHERE state IN ('queued', 'running') ORDER BY created_seq`),
       pending: db.prepare(`SELECT ${TERM_COLUMNS} FROM mapping_term WHERE job_id = ? AND candidates IS NULL ORDER BY term_index LIMIT ?`),
       saveTerm: db.prepare(
         `UPDATE mapping_term SET candidates = @candidates, review = CASE WHEN review_kept = 1 THEN review ELSE @review END,
@@ -188,10 +187,6 @@ export class EmbeddedMappingJobs {
 
   list(ownerKeyId: string | null): MappingJobRecord[] {
     return (this.stmts.list.all(ownerKeyId) as JobRow[]).map(jobOf);
-  }
-
-  unfinished(): MappingJobRecord[] {
-    return (this.stmts.unfinished.all() as JobRow[]).map(jobOf);
   }
 
   claim(runner: string, expiresAtMs: number): MappingJobRecord | undefined {

@@ -233,10 +233,6 @@ export class EmbeddedStateStore implements StateStore {
     return this.mappingJobs.list(ownerKeyId);
   }
 
-  async unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
-    return this.mappingJobs.unfinished();
-  }
-
   async claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {
     return this.mappingJobs.claim(runner, expiresAtMs);
   }

@@ -86,8 +86,6 @@ export interface MappingJobStore {
   /** The job if it exists and `ownerKeyId` owns it (undefined otherwise: another key's job is not found). */
   mappingJob(id: string, ownerKeyId: string | null): Promise<MappingJobRecord | undefined>;
   listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]>;
-  /** Queued or running jobs of every owner, oldest first. */
-  unfinishedMappingJobs(): Promise<MappingJobRecord[]>;
   /**
    * Takes the lease of the oldest unfinished job that no other runner holds a live lease on (one it holds itself is
    * taken again), until `expiresAtMs`; undefined when there is none. One claim at a time across every instance, so two

@@ -473,7 +473,8 @@ describe.each(BACKENDS)('StateStore contract: %s', (_name, makeBackend) => {
       const again = await store.mappingJob(job.id, 'key-a');
       expect(again).toMatchObject({ state: 'running', total_terms: 3, mapped_terms: 1, options: newJob('key-a').options, columns: newJob('key-a').columns });
       expect(Object.keys(again!.columns)).toEqual(['source_code', 'source_name', 'source_frequency']);
-      expect((await store.unfinishedMappingJobs()).map((j) => j.id)).toEqual([job.id]);
+      // still unfinished: a runner claims it
+      expect((await store.claimMappingJob('runner', Date.now() + 60_000))?.id).toBe(job.id);
       const first = await store.mappedTerm(job.id, 0);
       expect(first?.term).toEqual(TERMS[0]);
       expect(first?.candidates.map((c) => c.concept_id)).toEqual([101, 102]);
@@ -566,7 +567,7 @@ describe.each(BACKENDS)('StateStore contract: %s', (_name, makeBackend) => {
       expect(await store.mappedTerm(job.id, 3)).toBeUndefined();
     });
 
-    it('a finished state is final, with its time; cancelled or completed jobs are not unfinished', async () => {
+    it('a finished state is final, with its time; cancelled or completed jobs are never claimed', async () => {
       const a = await store.createMappingJob(newJob('key-a'));
       const b = await store.createMappingJob(newJob('key-a'));
       const cancelled = await store.setMappingJobState(a.id, 'cancelled');
@@ -574,13 +575,15 @@ describe.each(BACKENDS)('StateStore contract: %s', (_name, makeBackend) => {
       expect(cancelled?.finished_at).toBe(new Date(START).toISOString());
       expect((await store.setMappingJobState(a.id, 'completed'))?.state).toBe('cancelled');
       expect(await store.setMappingJobState(b.id, 'failed', 'release 2025.2 is gone')).toMatchObject({ state: 'failed', error: 'release 2025.2 is gone' });
-      expect(await store.unfinishedMappingJobs()).toEqual([]);
+      expect(await store.claimMappingJob('runner', Date.now() + 60_000)).toBeUndefined();
     });
 
-    it('unfinished jobs come oldest first; a key lists its own newest first', async () => {
+    it('runners claim unfinished jobs oldest first; a key lists its own newest first', async () => {
       const ids = [];
       for (let i = 0; i < 3; i++) ids.push((await store.createMappingJob(newJob('key-a'))).id);
-      expect((await store.unfinishedMappingJobs()).map((j) => j.id)).toEqual(ids);
+      const claimed = [];
+      for (let i = 0; i < 3; i++) claimed.push((await store.claimMappingJob(`runner-${i}`, Date.now() + 60_000))?.id);
+      expect(claimed).toEqual(ids);
       expect((await store.listMappingJobs('key-a')).map((j) => j.id)).toEqual([...ids].reverse());
     });
 

@@ -50,7 +50,6 @@ export class PostgresMappingJobs implements MappingJobStore {
       job: `SELECT ${JOB_COLUMNS} FROM ${job} WHERE id = $1`,
       owned: `SELECT ${JOB_COLUMNS} FROM ${job} WHERE id = $1 AND owner_key_id IS NOT DISTINCT FROM $2`,
       list: `SELECT ${JOB_COLUMNS} FROM ${job} WHERE owner_key_id IS NOT DISTINCT FROM $1 ORDER BY created_seq DESC`,
-      unfinished: `SELECT ${JOB_COLUMNS} FROM ${job} WHERE state IN ('queued', 'running') ORDER BY created_seq`,
       pending: `SELECT ${TERM_COLUMNS} FROM ${term} WHERE job_id = $1 AND candidates IS NULL ORDER BY term_index LIMIT $2`,
       // One statement: the terms still without candidates get them (a kept review stays), and the job counts them.
       save: `WITH input AS (
@@ -131,10 +130,6 @@ export class PostgresMappingJobs implements MappingJobStore {
 
   async listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]> {
     return (await this.db.query<JobRow>(this.sql.list, [ownerKeyId])).rows.map(jobOf);
-  }
-
-  async unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
-    return (await this.db.query<JobRow>(this.sql.unfinished)).rows.map(jobOf);
   }
 
   async claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {

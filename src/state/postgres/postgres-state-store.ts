@@ -347,9 +347,6 @@ export class PostgresStateStore implements StateStore {
   listMappingJobs(ownerKeyId: string | null): Promise<MappingJobRecord[]> {
     return this.jobs.listMappingJobs(ownerKeyId);
   }
-  unfinishedMappingJobs(): Promise<MappingJobRecord[]> {
-    return this.jobs.unfinishedMappingJobs();
-  }
   claimMappingJob(runner: string, expiresAtMs: number): Promise<MappingJobRecord | undefined> {
     return this.jobs.claimMappingJob(runner, expiresAtMs);
   }
