@@ -7,9 +7,9 @@
  *   2. map by name (./map-by-name.ts): the tutorial ETL map and the shared datasets' `Maps to` rows;
  *   3. the same two in releases of names only (no synonyms, relationships or ancestors: the release teaches nothing);
  *   4. columns (./ranking-methods.ts); `--ablations` adds the provider ablations, `--exhaustive` the every-entry column,
- *      `--keep` keeps the temporary releases.
+ *      `--keep` keeps the temporary releases, `--dump-tuning FILE` writes the tuning halves' candidates (JSON).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AthenaTables } from './athena-tables.js';
@@ -32,12 +32,14 @@ import {
   WEIGHT_STEP,
   DISPLAY_KEEP_RIGHT,
   FIXED_EXACT_WEIGHT,
+  MEANING_ONLY_SIMILARITY,
   type DisplayTuningQuery,
   type TuningQuery,
   type TuningSet,
 } from './tuning.js';
 import { DISPLAY_DOMAIN_WEIGHT, DISPLAY_MATCH_THRESHOLD, RANKING_WEIGHTS, type RankingWeights } from '../../src/search-model/candidate-ranking.js';
 import { readSharedDatasets } from './shared-datasets.js';
+import { SEMANTIC_DEFAULT_THRESHOLD } from '../../src/services/semantic/semantic-search.js';
 import { holdOutSynonyms } from './synonym-holdout.js';
 
 const HOLD_OUT_BOTH = 'synonym hold-out: both datasets';
@@ -68,7 +70,8 @@ interface Evaluated {
   reporting: Array<number | undefined>;
 }
 
-const weightsText = (w: RankingWeights) => `lexical ${w.lexical}, meaning ${w.meaning}, coverage ${w.coverage}, exact ${w.exact}`;
+const weightsText = (w: RankingWeights) =>
+  `lexical ${w.lexical}, meaning ${w.meaning}, coverage ${w.coverage}, exact ${w.exact}, lexical rank ${w.lexicalRank}, meaning rank ${w.meaningRank}`;
 const fixed3 = (x: number) => x.toFixed(3);
 
 async function main(): Promise<void> {
@@ -217,6 +220,13 @@ async function main(): Promise<void> {
       }
     }
 
+    const dumpAt = process.argv.indexOf('--dump-tuning');
+    if (dumpAt > 0) {
+      // the tuning halves' gathered candidates, to try other rankings offline (never the reporting halves)
+      const plain = (q: TuningQuery) => ({ features: [...q.features], owner: [...q.owner], conceptIds: [...q.conceptIds], isTarget: [...q.isTarget], withMeaning: q.withMeaning });
+      writeFileSync(process.argv[dumpAt + 1]!, JSON.stringify({ queries: tuningQueries.map(plain), sets: tuningSets }));
+      progress(`tuning halves written to ${process.argv[dumpAt + 1]}`);
+    }
     progress(`choosing the weights on ${tuningQueries.length} tuning queries`);
     const choice = chooseWeights(tuningQueries, tuningSets);
     const inCode = evaluateWeights(tuningQueries, tuningSets, RANKING_WEIGHTS);
@@ -227,6 +237,7 @@ async function main(): Promise<void> {
     const tuningLines = [
       `Tuning (${SPLIT_DESCRIPTION}; ${tuningQueries.length} tuning queries):`,
       `- shared ranking weights chosen on the tuning halves: ${weightsText(choice.weights)} (grid step ${WEIGHT_STEP}, ${choice.gridPoints} points, the exact weight fixed at ${FIXED_EXACT_WEIGHT}: it only sets the scale; ` +
+        `only weights under which a text sharing no word with the query, nearest by meaning at similarity ${MEANING_ONLY_SIMILARITY}, reaches semantic search's default threshold ${SEMANTIC_DEFAULT_THRESHOLD}; ` +
         `${choice.feasible ? 'at least the lexical baseline at top-1 and top-10 on every tuning half' : 'NO grid point reaches the lexical baseline on every tuning half: the smallest total shortfall was taken'}; ` +
         `objective, the mean of top-1, top-10 and MRR over the ${tuningSets.filter((t) => t.primary).length} primary sets: ${fixed3(choice.objective)})`,
       sameWeights

@@ -9,12 +9,13 @@ import type { ResourceType } from '../../src/services/fhir-resolver/resolution.j
 import { ServiceError } from '../../src/services/errors.js';
 import { gatherCandidates, weightsFor, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
 import { semanticQuery } from '../../src/services/semantic/semantic-query.js';
+import { SEMANTIC_DEFAULT_THRESHOLD } from '../../src/services/semantic/semantic-search.js';
 import { type RankingWeights } from '../../src/search-model/candidate-ranking.js';
 import { summariseRanks, type RankSummary } from './metrics.js';
 import { RANK_DEPTH, type EvalQuery } from './query-outcomes.js';
 
-/** One query's candidates: FEATURE_COUNT features per text (lexical, meaning, coverage, exact, lexical rank), the candidate owning each text. */
-const FEATURE_COUNT = 5;
+/** One query's candidates: FEATURE_COUNT features per text (lexical, meaning, coverage, exact, lexical rank, meaning rank), the candidate owning each text. */
+const FEATURE_COUNT = 6;
 
 export interface TuningQuery {
   features: Float64Array;
@@ -49,7 +50,10 @@ export async function gatherTuningQuery(ctx: RankingContext, query: EvalQuery): 
     out.conceptIds[i] = c.concept.concept_id;
     out.isTarget[i] = query.targets.has(c.concept.concept_id) ? 1 : 0;
     for (const t of c.texts) {
-      out.features.set([t.features.lexical, t.features.meaning, t.features.coverage, t.features.exact, t.features.lexicalRank], at * FEATURE_COUNT);
+      out.features.set(
+        [t.features.lexical, t.features.meaning, t.features.coverage, t.features.exact, t.features.lexicalRank, t.features.meaningRank],
+        at * FEATURE_COUNT,
+      );
       out.owner[at++] = i;
     }
   });
@@ -64,12 +68,14 @@ export function rankUnder(q: TuningQuery, weights: RankingWeights): number | nul
 /** The rank of the target and the concept ranked first under the weights (what semantic search would answer). */
 export function outcomeUnder(q: TuningQuery, weights: RankingWeights, withFirst = true): { rank: number | null; first: number | null } {
   const w = weightsFor({ candidates: [], withMeaning: q.withMeaning }, weights);
-  const total = w.lexical + w.meaning + w.coverage + w.exact + w.lexicalRank;
+  const total = w.lexical + w.meaning + w.coverage + w.exact + w.lexicalRank + w.meaningRank;
   const best = new Float64Array(q.conceptIds.length).fill(-1);
   const f = q.features;
   for (let t = 0; t < q.owner.length; t++) {
     const o = t * FEATURE_COUNT;
-    const s = Math.round(((w.lexical * f[o]! + w.meaning * f[o + 1]! + w.coverage * f[o + 2]! + w.exact * f[o + 3]! + w.lexicalRank * f[o + 4]!) / total) * 1e4);
+    const s = Math.round(
+      ((w.lexical * f[o]! + w.meaning * f[o + 1]! + w.coverage * f[o + 2]! + w.exact * f[o + 3]! + w.lexicalRank * f[o + 4]! + w.meaningRank * f[o + 5]!) / total) * 1e4,
+    );
     const c = q.owner[t]!;
     if (s > best[c]!) best[c] = s;
   }
@@ -121,6 +127,21 @@ export const WEIGHT_STEP = 0.05;
  */
 export const FIXED_EXACT_WEIGHT = 0.1;
 
+/**
+ * A text sharing no word with the query that the provider scores this similar (a local model's cosine for "heart
+ * attack" and "Myocardial infarction" is above it) must reach semantic search's default threshold when it is the
+ * query's nearest by meaning: the grid keeps only weights with meaning × MEANING_ONLY_SIMILARITY + meaningRank ≥
+ * SEMANTIC_DEFAULT_THRESHOLD. Without it the tuning halves of the built-in provider (whose meaning part is mostly
+ * words) chose lexical 0.5, meaning 0.25, meaning rank 0.15, under which such a match scores 0.375 and semantic search
+ * answers nothing for it by default.
+ */
+export const MEANING_ONLY_SIMILARITY = 0.9;
+
+/** True when a match by meaning alone (MEANING_ONLY_SIMILARITY, nearest by meaning, no shared word) reaches the default threshold. */
+export function meaningAloneReachesThreshold(w: RankingWeights): boolean {
+  return w.meaning * MEANING_ONLY_SIMILARITY + w.meaningRank >= SEMANTIC_DEFAULT_THRESHOLD - 1e-9;
+}
+
 export function chooseWeights(queries: readonly TuningQuery[], sets: readonly TuningSet[]): WeightChoice {
   const steps = Math.round((1 - FIXED_EXACT_WEIGHT) / WEIGHT_STEP);
   const at = (i: number) => Number((i * WEIGHT_STEP).toFixed(2));
@@ -129,14 +150,17 @@ export function chooseWeights(queries: readonly TuningQuery[], sets: readonly Tu
   for (let l = 0; l <= steps; l++) {
     for (let m = 0; l + m <= steps; m++) {
       for (let r = 0; l + m + r <= steps; r++) {
-        const weights = { lexical: at(l), meaning: at(m), coverage: at(steps - l - m - r), exact: FIXED_EXACT_WEIGHT, lexicalRank: at(r) };
-        gridPoints++;
-        const evaluated = evaluateWeights(queries, sets, weights);
-        const better =
-          !best ||
-          evaluated.shortfall < best.shortfall - 1e-12 ||
-          (Math.abs(evaluated.shortfall - best.shortfall) <= 1e-12 && evaluated.objective > best.objective + 1e-12);
-        if (better) best = { ...evaluated, weights, gridPoints: 0 };
+        for (let mr = 0; l + m + r + mr <= steps; mr++) {
+          const weights = { lexical: at(l), meaning: at(m), coverage: at(steps - l - m - r - mr), exact: FIXED_EXACT_WEIGHT, lexicalRank: at(r), meaningRank: at(mr) };
+          if (!meaningAloneReachesThreshold(weights)) continue;
+          gridPoints++;
+          const evaluated = evaluateWeights(queries, sets, weights);
+          const better =
+            !best ||
+            evaluated.shortfall < best.shortfall - 1e-12 ||
+            (Math.abs(evaluated.shortfall - best.shortfall) <= 1e-12 && evaluated.objective > best.objective + 1e-12);
+          if (better) best = { ...evaluated, weights, gridPoints: 0 };
+        }
       }
     }
   }

@@ -22,6 +22,13 @@ export interface CandidateFeatures {
    * top whatever their meaning scores (a linear mean of the scores alone could not: docs/semantic-search.md).
    */
   lexicalRank: number;
+  /**
+   * The meaning score's own order, as reciprocal rank: 1/r for the candidate whose best text is r-th by `meaning`
+   * among the query's candidates (ties by concept id). With lexicalRank it fuses the two orders by their positions
+   * (reciprocal rank fusion), which does not depend on how the two scores are spread: a query whose meaning scores all
+   * sit close together still has a first, second, … by meaning. Without vectors it is the lexical rank.
+   */
+  meaningRank: number;
 }
 
 export type RankingWeights = Readonly<CandidateFeatures>;
@@ -32,18 +39,26 @@ export type RankingWeights = Readonly<CandidateFeatures>;
  * tuning halves, then the best mean of top-1, top-10 and MRR. `npm run eval:semantic` prints its pick and says when
  * these differ. Coverage came out 0: the lexical score already rewards the query's words.
  */
-export const RANKING_WEIGHTS: RankingWeights = Object.freeze({ lexical: 0.25, meaning: 0.65, coverage: 0, exact: 0.1, lexicalRank: 0 });
+export const RANKING_WEIGHTS: RankingWeights = Object.freeze({ lexical: 0.25, meaning: 0.65, coverage: 0, exact: 0.1, lexicalRank: 0, meaningRank: 0 });
 
-/** Without vectors the meaning weight goes to the lexical score, so the scale (and thresholds) stay comparable. */
+/**
+ * Without vectors the meaning weight goes to the lexical score and the meaning rank's to the lexical rank, so the
+ * scale (and thresholds) stay comparable.
+ */
 export function weightsWithoutMeaning(weights: RankingWeights = RANKING_WEIGHTS): RankingWeights {
-  return { ...weights, lexical: weights.lexical + weights.meaning, meaning: 0 };
+  return { ...weights, lexical: weights.lexical + weights.meaning, meaning: 0, lexicalRank: weights.lexicalRank + weights.meaningRank, meaningRank: 0 };
 }
 
 /** The weighted mean of the features (0..1); monotone in each feature, 1 only for an exact text that scores 1 throughout. */
 export function candidateScore(f: CandidateFeatures, weights: RankingWeights = RANKING_WEIGHTS): number {
-  const total = weights.lexical + weights.meaning + weights.coverage + weights.exact + weights.lexicalRank;
+  const total = weights.lexical + weights.meaning + weights.coverage + weights.exact + weights.lexicalRank + weights.meaningRank;
   const s =
-    (weights.lexical * f.lexical + weights.meaning * f.meaning + weights.coverage * f.coverage + weights.exact * f.exact + weights.lexicalRank * f.lexicalRank) /
+    (weights.lexical * f.lexical +
+      weights.meaning * f.meaning +
+      weights.coverage * f.coverage +
+      weights.exact * f.exact +
+      weights.lexicalRank * f.lexicalRank +
+      weights.meaningRank * f.meaningRank) /
     total;
   return Number.isFinite(s) ? Math.min(1, Math.max(0, s)) : 0;
 }

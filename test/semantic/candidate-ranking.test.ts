@@ -1,5 +1,5 @@
 /**
- * The candidate ranking model's contract (src/search-model/candidate-ranking.ts): a weighted mean of four 0..1
+ * The candidate ranking model's contract (src/search-model/candidate-ranking.ts): a weighted mean of six 0..1
  * features, monotone in each, 1 only for an exact text, ties broken by concept id.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,8 +15,10 @@ import {
   wordCoverage,
   type CandidateFeatures,
 } from '../../src/search-model/candidate-ranking.js';
+import { SEMANTIC_DEFAULT_THRESHOLD } from '../../src/services/semantic/semantic-search.js';
+import { meaningAloneReachesThreshold } from '../../eval/semantic/tuning.js';
 
-const FEATURES: ReadonlyArray<keyof CandidateFeatures> = ['lexical', 'meaning', 'coverage', 'exact', 'lexicalRank'];
+const FEATURES: ReadonlyArray<keyof CandidateFeatures> = ['lexical', 'meaning', 'coverage', 'exact', 'lexicalRank', 'meaningRank'];
 
 /** A small seeded generator (mulberry32), so the sampled feature vectors are the same on every run. */
 function random(seed: number): () => number {
@@ -36,29 +38,43 @@ describe('the weights', () => {
     expect(RANKING_WEIGHTS.exact).toBeGreaterThan(0);
   });
 
-  it('without vectors the meaning weight moves to the lexical score: the meaning feature no longer counts, the scale stays', () => {
+  it('without vectors the meaning weights move to the lexical ones: the meaning features no longer count, the scale stays', () => {
     const w = weightsWithoutMeaning();
     expect(w.meaning).toBe(0);
+    expect(w.meaningRank).toBe(0);
     expect(w.lexical).toBeCloseTo(RANKING_WEIGHTS.lexical + RANKING_WEIGHTS.meaning, 9);
-    const f = { lexical: 0.6, meaning: 0.9, coverage: 0.5, exact: 0, lexicalRank: 0.5 };
-    expect(candidateScore(f, w)).toBeCloseTo(candidateScore({ ...f, meaning: 0.1 }, w), 9);
-    expect(candidateScore({ lexical: 1, meaning: 0, coverage: 1, exact: 1, lexicalRank: 1 }, w)).toBe(1);
+    expect(w.lexicalRank).toBeCloseTo(RANKING_WEIGHTS.lexicalRank + RANKING_WEIGHTS.meaningRank, 9);
+    const f = { lexical: 0.6, meaning: 0.9, coverage: 0.5, exact: 0, lexicalRank: 0.5, meaningRank: 0.25 };
+    expect(candidateScore(f, w)).toBeCloseTo(candidateScore({ ...f, meaning: 0.1, meaningRank: 1 }, w), 9);
+    expect(candidateScore({ lexical: 1, meaning: 0, coverage: 1, exact: 1, lexicalRank: 1, meaningRank: 1 }, w)).toBe(1);
+  });
+});
+
+describe('a match by meaning alone', () => {
+  it("reaches semantic search's default threshold (0.5) when the provider scores it 0.9 and it is the nearest by meaning, sharing no word", () => {
+    const f: CandidateFeatures = { lexical: 0, meaning: 0.9, coverage: 0, exact: 0, lexicalRank: 1 / 50, meaningRank: 1 };
+    expect(candidateScore(f)).toBeGreaterThanOrEqual(SEMANTIC_DEFAULT_THRESHOLD);
+    expect(meaningAloneReachesThreshold(RANKING_WEIGHTS)).toBe(true);
+    // the weights the tuning halves chose without that constraint (docs/semantic-search.md) would not
+    const lexicalHeavy = { lexical: 0.5, meaning: 0.25, coverage: 0, exact: 0.1, lexicalRank: 0, meaningRank: 0.15 };
+    expect(meaningAloneReachesThreshold(lexicalHeavy)).toBe(false);
+    expect(candidateScore({ ...f, lexicalRank: 0 }, lexicalHeavy)).toBeLessThan(SEMANTIC_DEFAULT_THRESHOLD);
   });
 });
 
 describe('the score', () => {
   it('is 1 for an exact text, and an exact name beats a near miss that is as good on every other feature', () => {
-    expect(candidateScore({ lexical: 1, meaning: 1, coverage: 1, exact: 1, lexicalRank: 1 })).toBe(1);
-    const nearMiss = { lexical: 0.97, meaning: 0.99, coverage: 1, exact: 0, lexicalRank: 1 };
+    expect(candidateScore({ lexical: 1, meaning: 1, coverage: 1, exact: 1, lexicalRank: 1, meaningRank: 1 })).toBe(1);
+    const nearMiss = { lexical: 0.97, meaning: 0.99, coverage: 1, exact: 0, lexicalRank: 1, meaningRank: 1 };
     expect(candidateScore(nearMiss)).toBeLessThan(1);
     expect(candidateScore({ ...nearMiss, exact: 1 })).toBeGreaterThan(candidateScore(nearMiss));
   });
 
   it('is 0 for a text sharing nothing with the query, and stays within 0..1', () => {
-    expect(candidateScore({ lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0 })).toBe(0);
+    expect(candidateScore({ lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0, meaningRank: 0 })).toBe(0);
     const next = random(7);
     for (let i = 0; i < 500; i++) {
-      const s = candidateScore({ lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (1 + Math.floor(next() * 50)) });
+      const s = candidateScore({ lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (1 + Math.floor(next() * 50)), meaningRank: 1 / (1 + Math.floor(next() * 50)) });
       expect(s).toBeGreaterThanOrEqual(0);
       expect(s).toBeLessThanOrEqual(1);
     }
@@ -67,9 +83,9 @@ describe('the score', () => {
   it('is monotone in each feature: raising one never lowers the score, and raises it when the feature has weight', () => {
     const next = random(24);
     for (let i = 0; i < 300; i++) {
-      const f: CandidateFeatures = { lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (2 + Math.floor(next() * 50)) };
+      const f: CandidateFeatures = { lexical: next(), meaning: next(), coverage: next(), exact: next() < 0.5 ? 0 : 1, lexicalRank: 1 / (2 + Math.floor(next() * 50)), meaningRank: 1 / (2 + Math.floor(next() * 50)) };
       for (const name of FEATURES) {
-        const raised = { ...f, [name]: name === 'exact' ? 1 : name === 'lexicalRank' ? 1 : Math.min(1, f[name] + 0.1) };
+        const raised = { ...f, [name]: name === 'exact' ? 1 : name === 'lexicalRank' || name === 'meaningRank' ? 1 : Math.min(1, f[name] + 0.1) };
         if (raised[name] === f[name]) continue;
         const before = candidateScore(f);
         const after = candidateScore(raised);

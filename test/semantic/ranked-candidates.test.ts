@@ -13,6 +13,7 @@ import { ReleaseView } from '../../src/services/release-view.js';
 import { createLexicalScorer } from '../../src/services/semantic/lexical-similarity.js';
 import { gatherCandidates, rankCandidates, searchedWords, type RankedCandidate, type RankingContext } from '../../src/services/semantic/ranked-candidates.js';
 import { SemanticIndexRegistry } from '../../src/services/semantic/semantic-index-registry.js';
+import { sharedRanks } from '../../src/services/semantic/semantic-candidates.js';
 import { UNIFORM_IDF } from '../../src/search-model/semantic/lexicon/sparse-features.js';
 import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import type { ReleaseStore } from '../../src/store/release-store.js';
@@ -201,14 +202,28 @@ describe('searchedWords: the words of a long source text that keyword search als
   });
 });
 
-describe('the lexical rank feature', () => {
-  it("is 1/r on every text of the candidate whose best lexical score is r-th, ties by concept id", async () => {
-    const gathered = await gatherCandidates(context(UNVALIDATED), { text: 'heart attack with chest pain', filters: {}, k: 10 });
-    expect(gathered.candidates.length).toBeGreaterThan(3);
-    const best = gathered.candidates.map((c) => ({ id: c.concept.concept_id, lexical: Math.max(...c.texts.map((t) => t.features.lexical)), ranks: c.texts.map((t) => t.features.lexicalRank) }));
-    const order = [...best].sort((a, b) => b.lexical - a.lexical || a.id - b.id);
-    order.forEach((c, r) => {
-      for (const rank of c.ranks) expect(rank).toBeCloseTo(1 / (r + 1), 12);
+describe('the rank features', () => {
+  for (const [score, rank] of [
+    ['lexical', 'lexicalRank'],
+    ['meaning', 'meaningRank'],
+  ] as const) {
+    it(`${rank} is 1/r on every text of a candidate whose best ${score} score (4 decimals) is r-th, equal scores sharing r`, async () => {
+      const gathered = await gatherCandidates(context(UNVALIDATED), { text: 'heart attack with chest pain', filters: {}, k: 10 });
+      expect(gathered.candidates.length).toBeGreaterThan(3);
+      const best = gathered.candidates.map((c) => ({ score: Math.round(Math.max(...c.texts.map((t) => t.features[score])) * 1e4), ranks: c.texts.map((t) => t.features[rank]) }));
+      expect(new Set(best.map((c) => c.score)).size).toBeGreaterThan(3);
+      for (const c of best) {
+        const r = 1 + best.filter((o) => o.score > c.score).length;
+        for (const x of c.ranks) expect(x).toBeCloseTo(1 / r, 12);
+      }
     });
+  }
+});
+
+describe('sharedRanks (the rank features\' positions)', () => {
+  it('ranks the highest 1 and gives equal scores one rank: 1 + how many score more', () => {
+    expect(sharedRanks([0.7, 0.9, 0.8, 0.8])).toEqual([4, 1, 2, 2]);
+    expect(sharedRanks([1, 1, 0.5])).toEqual([1, 1, 3]);
+    expect(sharedRanks([])).toEqual([]);
   });
 });

@@ -234,7 +234,7 @@ describe('similar concepts', () => {
     expect(r.similar_concepts.map((x) => x.concept_id)).toContain(4329847);
   });
 
-  it('each algorithm ranks by its own score; hybrid is the documented weighting (meaning and lexical, plus at most the word-coverage and exact weights)', async () => {
+  it('each algorithm ranks by its own score; hybrid is the documented weighting (meaning and lexical, plus at most the word-coverage, exact and rank weights)', async () => {
     for (const algorithm of ['semantic', 'lexical', 'hybrid'] as const) {
       const r = await similarConcepts(ctx, { query: 'type 2 diabetes', algorithm, similarity_threshold: 0.2, include_scores: true, include_explanations: true });
       expect(r.similar_concepts.length).toBeGreaterThan(0);
@@ -243,7 +243,7 @@ describe('similar concepts', () => {
         const w = HYBRID_WEIGHTS;
         const base = w.meaning * x.scores!.semantic + w.lexical * x.scores!.lexical;
         expect(x.scores!.hybrid).toBeGreaterThanOrEqual(base - 0.001);
-        expect(x.scores!.hybrid).toBeLessThanOrEqual(base + w.coverage + w.exact + 0.001);
+        expect(x.scores!.hybrid).toBeLessThanOrEqual(base + w.coverage + w.exact + w.lexicalRank + w.meaningRank + 0.001);
         expect(x.explanation).toContain(algorithm);
       }
     }

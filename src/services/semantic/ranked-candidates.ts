@@ -29,6 +29,7 @@ import {
   rememberingScorer,
   roundScore,
   semanticScorer,
+  sharedRanks,
   typoTolerantKeywordQueries,
 } from './semantic-candidates.js';
 
@@ -240,6 +241,7 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
           coverage: wordCoverage(queryWords, coverageWords(text)),
           exact: exactConcept || (key !== '' && exactKey(text) === key) ? 1 : 0,
           lexicalRank: 0,
+          meaningRank: 0,
         },
       });
     }
@@ -250,16 +252,21 @@ export async function gatherCandidates(ctx: RankingContext, request: RankRequest
       texts: own,
     });
   }
-  setLexicalRanks(candidates);
+  setRanks(candidates, 'lexical', 'lexicalRank');
+  setRanks(candidates, 'meaning', 'meaningRank');
   return { candidates, withMeaning: scorer !== null };
 }
 
-/** The lexicalRank feature: 1/r on every text of the candidate whose best lexical score is r-th (ties: concept id). */
-function setLexicalRanks(candidates: readonly CandidateEvidence[]): void {
-  const order = candidates.map((c) => ({ c, best: c.texts.reduce((m, t) => Math.max(m, t.features.lexical), 0) }));
-  order.sort((a, b) => b.best - a.best || a.c.concept.concept_id - b.c.concept.concept_id);
-  order.forEach(({ c }, r) => {
-    for (const t of c.texts) t.features.lexicalRank = 1 / (r + 1);
+/**
+ * A rank feature (lexicalRank, meaningRank): 1/r on every text of a candidate whose best score of the feature (at
+ * SCORE_DECIMALS) is r-th, equal scores sharing a rank (r = 1 + the candidates scoring more), so that two concepts
+ * both named as the query both rank first and both reach 1.
+ */
+function setRanks(candidates: readonly CandidateEvidence[], score: 'lexical' | 'meaning', rank: 'lexicalRank' | 'meaningRank'): void {
+  const best = candidates.map((c) => roundScore(c.texts.reduce((m, t) => Math.max(m, t.features[score]), 0)));
+  const ranks = sharedRanks(best);
+  candidates.forEach((c, i) => {
+    for (const t of c.texts) t.features[rank] = 1 / ranks[i]!;
   });
 }
 
@@ -274,7 +281,7 @@ export function rankGathered(gathered: GatheredCandidates, weights: RankingWeigh
   const ranked = gathered.candidates.map((c): RankedCandidate & { conceptId: number } => {
     let best = -1;
     let bestText = c.concept.concept_name;
-    let parts: CandidateFeatures = { lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0 };
+    let parts: CandidateFeatures = { lexical: 0, meaning: 0, coverage: 0, exact: 0, lexicalRank: 0, meaningRank: 0 };
     for (const t of c.texts) {
       const s = candidateScore(t.features, w);
       if (s > best) {

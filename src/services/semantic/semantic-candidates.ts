@@ -201,6 +201,19 @@ export function roundScore(score: number): number {
   return Math.round(clampScore(score) * f) / f;
 }
 
+/**
+ * The rank of each score among them (1 = highest), equal scores sharing a rank: 1 + how many score more
+ * ("competition" ranking: 0.9, 0.8, 0.8, 0.7 → 1, 2, 2, 4).
+ */
+export function sharedRanks(scores: readonly number[]): number[] {
+  const sorted = [...scores].sort((a, b) => b - a);
+  const firstAt = new Map<number, number>();
+  sorted.forEach((s, i) => {
+    if (!firstAt.has(s)) firstAt.set(s, i + 1);
+  });
+  return scores.map((s) => firstAt.get(s)!);
+}
+
 /** Each concept with its best-scoring text, best first (ties: concept_id ascending). */
 export async function scoreConcepts(concepts: readonly ConceptRecord[], texts: Map<number, string[]>, scorer: TextScorer): Promise<ScoredConcept[]> {
   const flat: string[] = [];

@@ -12,6 +12,7 @@ import {
   roundScore,
   semanticScorer,
   scoreConcepts,
+  sharedRanks,
   typoTolerantKeywordQueries,
   type SemanticContext,
 } from './semantic-candidates.js';
@@ -118,13 +119,12 @@ export async function similarConcepts(ctx: SimilarContext, request: SimilarReque
     const l = await words(matched);
     // the hybrid score of a text chosen by another algorithm: the model with what it knows of the text alone
     const w: RankingWeights = weightsFor({ candidates: [], withMeaning: true });
-    // the lexical order among these results stands for the candidates' (lexicalRank)
-    const byLexical = l.map((_, i) => i).sort((a, b) => l[b]! - l[a]! || results[a]!.concept_id - results[b]!.concept_id);
-    const lexicalRank = new Array<number>(l.length);
-    byLexical.forEach((i, r) => (lexicalRank[i] = 1 / (r + 1)));
+    // the lexical and meaning orders among these results stand for the candidates' (lexicalRank, meaningRank)
+    const ranksOf = (scores: readonly number[]) => sharedRanks(scores.map(roundScore)).map((r) => 1 / r);
+    const [lexicalRank, meaningRank] = [ranksOf(l), ranksOf(s)];
     results.forEach((r, i) => {
       const coverage = wordCoverage(coverageWords(source.text), coverageWords(r.matched_text));
-      const hybrid = candidateScore({ lexical: l[i]!, meaning: s[i]!, coverage, exact: 0, lexicalRank: lexicalRank[i]! }, w);
+      const hybrid = candidateScore({ lexical: l[i]!, meaning: s[i]!, coverage, exact: 0, lexicalRank: lexicalRank[i]!, meaningRank: meaningRank[i]! }, w);
       const parts = { semantic: roundScore(s[i]!), lexical: roundScore(l[i]!), hybrid: roundScore(hybrid) };
       if (request.include_scores) r.scores = parts;
       if (request.include_explanations) {
