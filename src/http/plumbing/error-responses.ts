@@ -9,6 +9,7 @@ import { StateUnavailableError } from '../../state/state-errors.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
 import type { Surface } from './request-context.js';
+import { AbandonedTask } from '../../threads/worker-pool.js';
 
 const REST_JSON = 'application/json; charset=utf-8';
 /** The content type of FHIR JSON (the FHIR surface's default format). */
@@ -139,7 +140,10 @@ function toServiceError(error: FastifyError & { validation?: AjvIssue[]; validat
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const serviceError = toServiceError(error);
-    if (serviceError.status >= 500) {
+    if (error instanceof AbandonedTask) {
+      // the client hung up before a worker thread took its request: nothing failed and nobody reads the answer
+      request.log.info({ code: 'client_closed' }, error.message);
+    } else if (serviceError.status >= 500) {
       // A ServiceError is an answer the server chose (503 semantic_unavailable, no release loaded): an
       // expected condition, one warn line without a stack. Anything else is a failure: error, with the stack.
       if (error instanceof ServiceError) request.log.warn({ status: serviceError.status, code: serviceError.code }, serviceError.message);
