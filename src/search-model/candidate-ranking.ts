@@ -17,17 +17,18 @@ export interface CandidateFeatures {
   exact: number;
   /**
    * The lexical score's own order, as reciprocal rank: 1/r for the candidate whose best text is r-th by the lexical
-   * score among the query's candidates (at 4 decimals; equal scores share r = 1 + the candidates scoring more), the same for
-   * each of its texts. The plain lexical order
-   * is the baseline the ranking must never lose to; this feature lets the weighted mean keep its top few near the
-   * top whatever their meaning scores (a linear mean of the scores alone could not: docs/semantic-search.md).
+   * score among the query's candidates (at 4 decimals; equal scores share r = 1 + the candidates scoring more), the
+   * same for each of its texts. The plain lexical order is the baseline the ranking must never lose to; this feature
+   * lets the weighted mean keep its top few near the top whatever their meaning scores (a linear mean of the scores
+   * alone could not: docs/semantic-search.md).
    */
   lexicalRank: number;
   /**
    * The meaning score's own order, as reciprocal rank: 1/r for the candidate whose best text is r-th by `meaning`
-   * among the query's candidates (equal scores sharing r, as for lexicalRank). With lexicalRank it fuses the two orders by their positions
-   * (reciprocal rank fusion), which does not depend on how the two scores are spread: a query whose meaning scores all
-   * sit close together still has a first, second, … by meaning. Without vectors it is the lexical rank.
+   * among the query's candidates (equal scores sharing r, as for lexicalRank). With lexicalRank it fuses the two
+   * orders by their positions (reciprocal rank fusion), which does not depend on how the two scores are spread: a
+   * query whose meaning scores all sit close together still has a first, second, … by meaning. Without vectors it is
+   * the lexical rank.
    */
   meaningRank: number;
 }
