@@ -3,7 +3,7 @@
  * counts, textual-match checks and tag-only reads, over FTS expressions built from tier plans by
  * ./fts-expressions.ts.
  */
-import { LruCache } from '../../../lru-cache.js';
+import { LruCache, stringBytes } from '../../../lru-cache.js';
 import { ORD_SPAN } from '../../../search-model/ranking.js';
 import { tierLevels, tierPlan } from '../../../search-model/tier-plan.js';
 import type { IndexFilter, TagQuery, TextPhrasing, TextStream, TextStreamQuery } from '../../search-store.js';
@@ -13,6 +13,10 @@ import { pushTo, type StatementCache } from './statements.js';
 import type { SqliteWordDictionary } from './word-dictionary.js';
 
 const STREAM_CACHE_MAX_ITEMS = 256;
+/** Estimated bytes the tier expressions may hold (an expression of a common word part lists thousands of words). */
+export const EXPRESSION_CACHE_BYTES = 16 * 2 ** 20;
+/** Estimated bytes the small streams' contents may hold. */
+export const STREAM_CACHE_BYTES = 16 * 2 ** 20;
 
 interface CountEntry {
   value: number;
@@ -50,7 +54,10 @@ const EMPTY_STREAM: TextStream = { count: () => 0, ranks: () => [], remember: ()
 export class SqliteTextIndex {
   private readonly counts = new LruCache<CountEntry>(20000);
   /** Tier expressions by (phrasings, tier, prefix flag, filter). */
-  private readonly expressions = new LruCache<TierExpression>(10000);
+  private readonly expressions = new LruCache<TierExpression>(10000, {
+    maxBytes: EXPRESSION_CACHE_BYTES,
+    sizeOf: (e, key) => stringBytes(key) + stringBytes(e.match) + 32,
+  });
   private nextExpressionId = 1;
   /**
    * A short id per search (the JSON of its phrasings and filter) for the keys of `expressions`: a
@@ -64,7 +71,7 @@ export class SqliteTextIndex {
   /** countAnyText results by query and filter. */
   private readonly unionCounts = new LruCache<Map<number, number>>(5000);
   /** Complete contents of small streams (at most STREAM_CACHE_MAX_ITEMS ranks), keyed like `counts`. */
-  private readonly streams = new LruCache<number[]>(10000);
+  private readonly streams = new LruCache<number[]>(10000, { maxBytes: STREAM_CACHE_BYTES, sizeOf: (ranks, key) => stringBytes(key) + 32 + 8 * ranks.length });
 
   constructor(
     private readonly statements: StatementCache,

@@ -3,7 +3,7 @@
  * indexed words that start with or contain a word part, giving a query's expansions in one band (E4 matching rule
  * 2).
  */
-import { LruCache } from '../../../lru-cache.js';
+import { LruCache, stringBytes } from '../../../lru-cache.js';
 import { BAND_COUNT } from '../../../search-model/ranking.js';
 import {
   ALL_BANDS,
@@ -39,11 +39,23 @@ interface Expansion {
  * and band cost more than the index walks of a rare word.
  */
 const EXPANSION_CACHE_SIZE = 2048;
+/** Estimated bytes the expansions of one dictionary may hold (a common word part expands to thousands of words). */
+export const EXPANSION_CACHE_BYTES = 32 * 2 ** 20;
+/** Estimated bytes the prefix and the substring word lists may hold, each. */
+export const WORD_LIST_CACHE_BYTES = 16 * 2 ** 20;
+
+/** A term object, its text, and its place in the expansion's list and in up to every band's filtered copy. */
+const termBytes = (t: WordTerm) => 48 + stringBytes(t.text) + 8 * (1 + BAND_COUNT);
+const wordListBytes = (words: readonly WordAlternative[] | null, key: string) =>
+  stringBytes(key) + 32 + (words ? words.reduce((n, w) => n + 48 + stringBytes(w.word), 0) : 0);
 
 export class SqliteWordDictionary {
-  private readonly expansions = new LruCache<Expansion>(EXPANSION_CACHE_SIZE);
-  private readonly prefixCache = new LruCache<readonly WordAlternative[] | null>(4096);
-  private readonly substringCache = new LruCache<readonly WordAlternative[]>(4096);
+  private readonly expansions = new LruCache<Expansion>(EXPANSION_CACHE_SIZE, {
+    maxBytes: EXPANSION_CACHE_BYTES,
+    sizeOf: (e, key) => stringBytes(key) + 64 + 8 * BAND_COUNT + e.terms.reduce((n, t) => n + termBytes(t), 0),
+  });
+  private readonly prefixCache = new LruCache<readonly WordAlternative[] | null>(4096, { maxBytes: WORD_LIST_CACHE_BYTES, sizeOf: wordListBytes });
+  private readonly substringCache = new LruCache<readonly WordAlternative[]>(4096, { maxBytes: WORD_LIST_CACHE_BYTES, sizeOf: wordListBytes });
   private readonly wordBands = new LruCache<number>(20000);
 
   constructor(private readonly statements: StatementCache) {}
