@@ -82,6 +82,10 @@ async function main(): Promise<void> {
   const sampleAt = process.argv.indexOf('--sample');
   const sample = sampleAt > 0 ? Number(process.argv[sampleAt + 1]) : 0;
   const sampled = <T>(queries: readonly T[]): T[] => (sample > 0 ? queries.filter((_, i) => i % Math.max(1, Math.ceil(queries.length / sample)) === 0) : [...queries]);
+  /** `--dump-tuning FILE`: the tuning halves' candidates as JSON (asked for before the long run, so a missing FILE stops it at once). */
+  const dumpAt = process.argv.indexOf('--dump-tuning');
+  const dumpFile = dumpAt > 0 ? process.argv[dumpAt + 1] : undefined;
+  if (dumpAt > 0 && (!dumpFile || dumpFile.startsWith('--'))) throw new Error('--dump-tuning needs a file to write, e.g. --dump-tuning tuning.json');
   const started = Date.now();
   progress('reading the demo vocabulary and the shared datasets');
   const datasets = await readSharedDatasets();
@@ -220,12 +224,11 @@ async function main(): Promise<void> {
       }
     }
 
-    const dumpAt = process.argv.indexOf('--dump-tuning');
-    if (dumpAt > 0) {
+    if (dumpFile) {
       // the tuning halves' gathered candidates, to try other rankings offline (never the reporting halves)
       const plain = (q: TuningQuery) => ({ features: [...q.features], owner: [...q.owner], conceptIds: [...q.conceptIds], isTarget: [...q.isTarget], withMeaning: q.withMeaning });
-      writeFileSync(process.argv[dumpAt + 1]!, JSON.stringify({ queries: tuningQueries.map(plain), sets: tuningSets }));
-      progress(`tuning halves written to ${process.argv[dumpAt + 1]}`);
+      writeFileSync(dumpFile, JSON.stringify({ queries: tuningQueries.map(plain), sets: tuningSets }));
+      progress(`tuning halves written to ${dumpFile}`);
     }
     progress(`choosing the weights on ${tuningQueries.length} tuning queries`);
     const choice = chooseWeights(tuningQueries, tuningSets);

@@ -6,10 +6,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { stateUnavailableError } from '../../services/admission-errors.js';
 import { ServiceError } from '../../services/errors.js';
 import { StateUnavailableError } from '../../state/state-errors.js';
+import { AbandonedTask } from '../../threads/worker-pool.js';
 import { metaFor, type ErrorEnvelope } from './envelope.js';
 import { issueTypeFor, operationOutcome, type OperationOutcome } from './operation-outcome.js';
 import type { Surface } from './request-context.js';
-import { AbandonedTask } from '../../threads/worker-pool.js';
 
 const REST_JSON = 'application/json; charset=utf-8';
 /** The content type of FHIR JSON (the FHIR surface's default format). */
