@@ -1,7 +1,7 @@
 /** Starts the whole server (registry, state store, application, TLS transport) on one port. */
 import { configureSearch, type SearchSettings } from '../services/search/search-settings.js';
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
-import { SemanticIndexRegistry } from '../services/semantic/semantic-index-registry.js';
+import { SemanticIndexRegistry, type SemanticIndexOpener } from '../services/semantic/semantic-index-registry.js';
 import type { FastifyInstance } from 'fastify';
 import { describeStateChoice, openStateStore, stateChoice, type StateChoice } from '../state/openers/open-state-store.js';
 import { delegatedRateLimiter, type RateLimiter, type TakeToken } from '../state/rate-limiter.js';
@@ -9,9 +9,11 @@ import type { StateStore } from '../state/state-store.js';
 import { stateStorePath } from '../store/data-dir.js';
 import { ReleaseRegistry } from '../store/release-registry.js';
 import { DEFAULT_RELEASE_STORE_KIND, releaseStoreOpener } from '../store/openers/release-store-openers.js';
+import type { VectorFileOpener } from '../store/semantic-index.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { EVENT_LOOP_REPORT_ENV, reportEventLoopDelay } from '../threads/event-loop-report.js';
 import { MappingPool } from '../threads/mapping-pool.js';
+import { VectorHost, vectorHostOpener } from '../threads/vector-host.js';
 import { WorkerPool } from '../threads/worker-pool.js';
 import { poolTermMapper, type MappingJobRelay } from './mapping-jobs/mapping-job-runner.js';
 import type { McpSessionDirectory } from './mcp-sessions.js';
@@ -119,15 +121,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const storeKind = DEFAULT_RELEASE_STORE_KIND;
   configureSearch(options.search ?? {});
   // A local model that cannot load stops the start here, before anything else is running.
-  const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, onNotice: notice });
+  // Every thread of this process searches the vector files through one opening of each (./threads/vector-host.ts).
+  const vectorHost = new VectorHost();
+  let hostOpener: VectorFileOpener | null = null;
+  const openIndex: SemanticIndexOpener = (files) => openSqliteSemanticIndex(files, (hostOpener ??= vectorHostOpener(vectorHost.connect())));
+  const semanticIndexes = new SemanticIndexRegistry({ choice: options.embeddings ?? { kind: 'lexicon' }, openIndex, onNotice: notice });
   await semanticIndexes.prepare().catch(async (error: unknown) => {
     await state.close();
     throw error;
   });
   const embeddings = options.embeddings ?? { kind: 'lexicon' as const };
-  const workerPool = new WorkerPool({ threads: options.threads, queueLimit: options.threadQueue, storeKind, embeddings, semanticIndexes, onProblem: notice });
+  const workerPool = new WorkerPool({ threads: options.threads, queueLimit: options.threadQueue, storeKind, embeddings, semanticIndexes, vectorHost, onProblem: notice });
   // Only the process that runs the mapping jobs needs their threads.
-  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings, onProblem: notice });
+  const mappingPool = options.mappingWorkers === 0 || group?.mappingJobRelay ? null : new MappingPool({ workers: options.mappingWorkers, storeKind, embeddings, vectorHost, onProblem: notice });
   const reportDir = options.eventLoopReportDir ?? process.env[EVENT_LOOP_REPORT_ENV];
   const stopReport = reportDir ? reportEventLoopDelay(reportDir) : undefined;
   const registry = new ReleaseRegistry({
@@ -208,6 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       await mappingPool?.close();
       registry.close();
       await semanticIndexes.close();
+      await vectorHost.close();
       await state.close();
       return outcome;
     },

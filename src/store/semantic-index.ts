@@ -32,6 +32,25 @@ export interface SemanticNeighbour {
   similarity: number;
 }
 
+/** The nearest vectors of one stored vector file (a release's `vectors.usearch`), best first. */
+export interface VectorMatches {
+  keys: ArrayLike<number>;
+  /** Cosine distances, one per key. */
+  distances: ArrayLike<number>;
+}
+
+/** Search over one stored vector file, opened read-only: in this thread, or in a thread shared by the process's. */
+export interface VectorFileSearch {
+  /** Vectors in the file. */
+  readonly size: number;
+  /** The k nearest vectors to a query (int8 for format 3 files, whose vectors are quantised; float for format 2), best first. */
+  search(query: Int8Array | Float32Array, k: number): VectorMatches;
+  close(): void;
+}
+
+/** Opens a stored vector file of vectors of this dimension; throws a plain explanation when it is unusable. */
+export type VectorFileOpener = (vectorsPath: string, dimension: number) => VectorFileSearch;
+
 export interface SemanticIndex {
   readonly meta: SemanticIndexMeta;
   /** State the provider stored with the vectors (the default provider's release lexicon), or null. */

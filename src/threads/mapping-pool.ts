@@ -1,7 +1,8 @@
 /**
  * Maps source terms on worker threads (every core): batches of terms go to a WorkerPool of their own (./worker-pool.ts,
- * operation mapTermBatch: each thread opens the release build read-only with its vectors), to whichever thread is
- * free, and each answer is reported as it comes (`onBatch`), so a caller can journal it. Cancel stops handing out batches.
+ * operation mapTermBatch: each thread opens the release build read-only and searches its vectors through one vector
+ * host), to whichever thread is free, and each answer is reported as it comes (`onBatch`), so a caller can journal it.
+ * Cancel stops handing out batches.
  */
 import { availableParallelism } from 'node:os';
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
@@ -11,6 +12,7 @@ import type { MappingOptions, SourceTerm } from '../services/source-mapping/mapp
 import type { TermMappingResult } from '../services/source-mapping/term-mapping.js';
 import type { ReleaseBuild } from '../store/data-dir.js';
 import type { ReleaseStoreKind } from '../store/openers/release-store-openers.js';
+import { VectorHost } from './vector-host.js';
 import { WorkerPool } from './worker-pool.js';
 
 /**
@@ -28,6 +30,8 @@ export interface MappingPoolOptions {
   embeddings?: EmbeddingProviderChoice;
   /** Told when a thread fails or is replaced. */
   onProblem?: (message: string) => void;
+  /** The process's vector host, through which the threads search the vectors (default: one of the pool's own, ./vector-host.ts). */
+  vectorHost?: VectorHost;
 }
 
 export interface MapTermsRequest {
@@ -53,10 +57,14 @@ export interface MapTermsOutcome {
 
 export class MappingPool {
   private readonly pool: WorkerPool;
+  /** The vector host the pool started, when it was not given one. */
+  private readonly ownHost: VectorHost | null;
 
   constructor(poolOptions: MappingPoolOptions = {}) {
     const threads = Math.max(1, poolOptions.workers ?? availableParallelism());
+    this.ownHost = poolOptions.vectorHost ? null : new VectorHost();
     this.pool = new WorkerPool({
+      vectorHost: poolOptions.vectorHost ?? this.ownHost!,
       threads,
       // a run keeps at most one batch per thread waiting
       queueLimit: Number.MAX_SAFE_INTEGER,
@@ -110,6 +118,7 @@ export class MappingPool {
 
   async close(): Promise<void> {
     await this.pool.close();
+    await this.ownHost?.close();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * A thread of WorkerPool (./worker-pool.ts): opens release builds read-only with the store implementation named in
- * workerData (and their vectors through its own SemanticIndexRegistry), remakes the caller's licence rules from the
- * task, runs the named operation (./heavy-operations.ts) and answers its result or its error, one task at a time.
+ * workerData (and their vectors through its own SemanticIndexRegistry, searching the vector files through the process's
+ * vector host when given one), remakes the caller's licence rules from the task, runs the named operation
+ * (./heavy-operations.ts) and answers its result or its error, one task at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LicenceRules } from '../licences/licence-rules.js';
@@ -14,6 +15,7 @@ import { releaseStoreOpener } from '../store/openers/release-store-openers.js';
 import type { ReleaseStore } from '../store/release-store.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { isHeavyOperation, runOperation } from './heavy-operations.js';
+import { vectorHostOpener } from './vector-host.js';
 import { utf8Json, type FromThread, type PoolThreadData, type SerializedError, type TaskLicence, type TaskMessage, type ToThread } from './worker-pool.js';
 
 /** A build no longer served stays open this long, for a task that started on it just before. */
@@ -22,7 +24,8 @@ const RETIRE_DELAY_MS = 30_000;
 const data = workerData as PoolThreadData;
 const openStore = releaseStoreOpener(data.storeKind);
 configureSearch(data.search);
-const semanticIndexes = new SemanticIndexRegistry({ choice: data.embeddings, openIndex: openSqliteSemanticIndex });
+const vectorOpener = data.vectors ? vectorHostOpener(data.vectors) : undefined;
+const semanticIndexes = new SemanticIndexRegistry({ choice: data.embeddings, openIndex: (files) => openSqliteSemanticIndex(files, vectorOpener) });
 /** Open stores by build directory. */
 const stores = new Map<string, ReleaseStore>();
 /** Stores no longer served, waiting for their delayed close. */

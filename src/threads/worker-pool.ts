@@ -17,6 +17,7 @@ import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/open
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { runOperation, type HeavyOperationName, type OperationArgs, type OperationEnv, type OperationResult } from './heavy-operations.js';
 import { TurnQueue } from './turn-queue.js';
+import type { VectorHost, VectorHostConnection } from './vector-host.js';
 
 /** Tasks that may wait for a thread, per thread (see docs/operations.md#worker-threads for the bound's choice). */
 export const DEFAULT_QUEUE_PER_THREAD = 64;
@@ -84,6 +85,8 @@ export interface PoolThreadData {
   search: SearchSettings;
   /** The provider whose vectors the thread searches (the server's). */
   embeddings: EmbeddingProviderChoice;
+  /** The process's vector host, which opens the vector files for this thread (absent: the thread opens them itself). */
+  vectors?: VectorHostConnection;
 }
 
 export interface WorkerPoolOptions {
@@ -96,6 +99,8 @@ export interface WorkerPoolOptions {
   embeddings?: EmbeddingProviderChoice;
   /** The server's vectors, for tasks run in this thread (default: a registry of the pool's own). */
   semanticIndexes?: SemanticIndexRegistry;
+  /** The process's vector host: the threads search vector files through it instead of each opening them (./vector-host.ts). */
+  vectorHost?: VectorHost;
   /** A task running longer than this fails and its thread is replaced (default DEFAULT_TASK_TIMEOUT_MS). */
   taskTimeoutMs?: number;
   /** Told when a thread fails or is replaced. */
@@ -370,10 +375,13 @@ export class WorkerPool {
   private startThread(): void {
     const source = import.meta.url.endsWith('.ts');
     const url = new URL(source ? './pool-thread.ts' : './pool-thread.js', import.meta.url);
+    const vectors = this.options.vectorHost?.connect();
+    const workerData: PoolThreadData = vectors ? { ...this.data, vectors } : this.data;
+    const transferList = vectors ? [vectors.port] : [];
     // Run from TypeScript sources (tests, `tsx`), the thread registers the TypeScript loader first.
     const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: this.data })
-      : new Worker(fileURLToPath(url), { workerData: this.data });
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData, transferList })
+      : new Worker(fileURLToPath(url), { workerData, transferList });
     worker.unref();
     const thread: PoolThread = { worker, ready: false };
     worker.postMessage(this.retained);

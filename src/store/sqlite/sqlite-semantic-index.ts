@@ -4,10 +4,11 @@
  * and used by the writer (src/importer/embed-index-writer.ts), so both sides agree by construction.
  */
 import Database from 'better-sqlite3';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Index } from 'usearch';
 import type { EmbeddingFiles } from '../semantic-dir.js';
-import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour } from '../semantic-index.js';
+import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour, VectorFileOpener, VectorFileSearch } from '../semantic-index.js';
 
 /** entries.sqlite: meta (key → value; provider_state is a BLOB) and one row per vector. */
 export const SEMANTIC_ENTRIES_DDL = `
@@ -98,9 +99,50 @@ interface EntryRow {
   is_synonym: number;
 }
 
-/** Opens a published embedding set. Throws a plain explanation when its files are unusable. */
-export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
+/**
+ * Opens a vector file in this thread: usearch maps the file (`view()`, file pages the kernel may drop) and builds its
+ * node and key tables in the thread's memory, about 200 MiB of anonymous memory for the 3.1 M vectors of a full release
+ * (docs/performance.md): a process whose threads all search vectors shares one opening (src/threads/vector-host.ts).
+ */
+export const viewVectorFile: VectorFileOpener = (vectorsPath, dimension) => {
+  // usearch 2.25 closes file descriptor 0 (the process's stdin, later reused by libuv, which then aborts the process)
+  // when it cannot open or map the file: an unreadable or empty file is refused here, before view() is called.
+  let bytes: number;
+  try {
+    const fd = openSync(vectorsPath, 'r');
+    try {
+      bytes = fstatSync(fd).size;
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new Error(`${vectorsPath} cannot be opened: ${(err as Error).message}`);
+  }
+  if (bytes === 0) throw new Error(`${vectorsPath} is empty`);
+  const vectors = createVectorIndex(dimension);
+  try {
+    vectors.view(vectorsPath);
+  } catch (err) {
+    throw new Error(`${vectorsPath} cannot be opened: ${(err as Error).message}`);
+  }
+  return {
+    size: vectors.size(),
+    search: (query, k) => {
+      const found = vectors.search(query, k, 1);
+      return { keys: Array.from(found.keys, Number), distances: found.distances };
+    },
+    // usearch unmaps the file when the index is collected
+    close: () => {},
+  };
+};
+
+/**
+ * Opens a published embedding set, its vector file with `openVectors` (default: in this thread). Throws a plain
+ * explanation when its files are unusable.
+ */
+export function openSqliteSemanticIndex(files: EmbeddingFiles, openVectors: VectorFileOpener = viewVectorFile): SemanticIndex {
   const db = new Database(files.entriesPath, { readonly: true, fileMustExist: true });
+  let vectors: VectorFileSearch | null = null;
   try {
     db.pragma('query_only = ON');
     db.pragma('locking_mode = EXCLUSIVE'); // immutable file: take the shared lock once (see open-sqlite-release.ts)
@@ -125,11 +167,10 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
     const rawState = metaValues.get('provider_state');
     const providerState = rawState instanceof Uint8Array ? new Uint8Array(rawState) : null;
 
-    const vectors = createVectorIndex(meta.dimension);
-    vectors.view(files.vectorsPath);
     const shared = format >= 3 ? (db.prepare('SELECT count(*) FROM shared_vectors').pluck().get() as number) : 0;
-    if (vectors.size() + shared !== meta.conceptCount) {
-      throw new Error(`${files.vectorsPath} holds ${vectors.size()} vectors (+ ${shared} shared), its entries file ${meta.conceptCount} concepts: embed the release again`);
+    const opened = (vectors = openVectors(files.vectorsPath, meta.dimension));
+    if (opened.size + shared !== meta.conceptCount) {
+      throw new Error(`${files.vectorsPath} holds ${opened.size} vectors (+ ${shared} shared), its entries file ${meta.conceptCount} concepts: embed the release again`);
     }
 
     const conceptsOfKeys = db.prepare('SELECT key, concept_id FROM entries WHERE key IN (SELECT value FROM json_each(?))');
@@ -146,8 +187,8 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
       nearest(vector: Float32Array, k: number): SemanticNeighbour[] {
         if (meta.conceptCount === 0 || k <= 0) return [];
         const wanted = Math.min(Math.ceil(k), meta.conceptCount);
-        const found = vectors.search(format >= 3 ? quantizeVector(vector) : vector, Math.min(wanted, vectors.size()), 1);
-        const keys = Array.from(found.keys, Number);
+        const found = opened.search(format >= 3 ? quantizeVector(vector) : vector, Math.min(wanted, opened.size));
+        const keys = Array.from(found.keys);
         const conceptsOfKey = new Map<number, number[]>();
         const keysJson = JSON.stringify(keys);
         const rows = conceptsOfKeys.all(keysJson) as Array<{ key: number; concept_id: number }>;
@@ -169,10 +210,12 @@ export function openSqliteSemanticIndex(files: EmbeddingFiles): SemanticIndex {
       },
       entriesOfConcepts: (conceptIds) => (conceptIds.length ? (byConcepts.all(JSON.stringify(conceptIds)) as EntryRow[]).map(toEntry) : []),
       close: () => {
+        opened.close();
         if (db.open) db.close();
       },
     };
   } catch (err) {
+    vectors?.close();
     db.close();
     throw err;
   }
