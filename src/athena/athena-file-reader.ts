@@ -39,7 +39,7 @@ export interface AthenaFileReadResult {
   lastLine: number;
 }
 
-const PROGRESS_EVERY_ROWS = 1 << 15;
+export const PROGRESS_EVERY_ROWS = 1 << 15;
 const READ_CHUNK_BYTES = 1 << 20;
 /** A record longer than this is almost certainly an unclosed quote swallowing the rest of the file. */
 const MAX_RECORD_CHARS = 1 << 20;
@@ -186,6 +186,11 @@ function openSource(file: AthenaSourceFile): { file: Readable; gunzip: Transform
   };
 }
 
+/** The dialect of a file, from its first line (an empty file reads as comma-separated). */
+export async function athenaDialectOf(file: AthenaSourceFile): Promise<AthenaDialect> {
+  return detectDialect(await readHeaderLine(file));
+}
+
 /** The first line of the file (decompressed), without BOM and line ending; '' for an empty file. */
 async function readHeaderLine(file: AthenaSourceFile): Promise<string> {
   const source = openSource(file);
@@ -213,7 +218,7 @@ function firstLine(text: string): string {
 }
 
 /** Turns a handler's RowFieldError into an AthenaReadError at the field's line and column. */
-function positioned(err: unknown, file: AthenaSourceFile, dialect: AthenaDialect, fields: string[], line: number, raw: string | null): unknown {
+export function positioned(err: unknown, file: AthenaSourceFile, dialect: AthenaDialect, fields: string[], line: number, raw: string | null): unknown {
   if (!(err instanceof RowFieldError)) return err;
   const starts = fieldStarts(dialect, raw ?? fields.join(dialect.delimiter));
   const start = starts[Math.min(err.fieldIndex, starts.length - 1)]!;

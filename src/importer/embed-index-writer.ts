@@ -19,7 +19,7 @@ import type { EmbedEntry } from './embed-source.js';
 
 /** Insertions per transaction. */
 const ENTRIES_PER_TRANSACTION = 50_000;
-/** Threads usearch inserts with (the machine's two cores; the JS thread waits meanwhile). */
+/** Threads usearch inserts with by default (the machine's two cores; the JS thread waits meanwhile). */
 const INSERT_THREADS = 2;
 /**
  * Below this many concepts the vectors are inserted by one thread: a graph built by two threads at once depends on how
@@ -50,7 +50,13 @@ export class EmbeddingSetWriter {
   private openKey = -1;
   private openSum: Float64Array | null = null;
 
-  constructor(private readonly files: EmbeddingFiles) {
+  private readonly insertThreads: number;
+
+  constructor(
+    private readonly files: EmbeddingFiles,
+    options: { insertThreads?: number } = {},
+  ) {
+    this.insertThreads = Math.max(1, options.insertThreads ?? INSERT_THREADS);
     this.db = new Database(files.entriesPath);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
@@ -145,7 +151,7 @@ export class EmbeddingSetWriter {
       keys.push(BigInt(c.key));
     }
     if (keys.length) {
-      const threads = this.conceptCount < ONE_INSERT_THREAD_BELOW ? 1 : INSERT_THREADS;
+      const threads = this.conceptCount < ONE_INSERT_THREAD_BELOW ? 1 : this.insertThreads;
       this.vectors!.add(BigUint64Array.from(keys), matrix.subarray(0, keys.length * dimension), threads);
     }
   }

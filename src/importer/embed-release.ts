@@ -24,7 +24,7 @@ import { EmbeddingSetWriter } from './embed-index-writer.js';
 import { EmbeddingThread } from './embed-worker-client.js';
 import { entriesToEmbed, namePairs } from './embed-source.js';
 import { LoadError, throwIfAborted } from './load-error.js';
-import type { LoadProgressListener } from './progress-events.js';
+import { cpuStopwatch, type LoadProgressListener } from './progress-events.js';
 
 /** Texts embedded (and vectors inserted) per batch. */
 const EMBED_BATCH = 2048;
@@ -44,6 +44,8 @@ export interface EmbedBuildOptions {
   localModel?: EmbeddingProvider;
   /** Texts from which the default provider embeds in a helper thread (default 50,000; tests lower it). */
   threadFrom?: number;
+  /** Cores the run may keep busy (default 2): 1 embeds and inserts on this thread alone. */
+  threads?: number;
   onProgress?: LoadProgressListener;
   /** Aborting stops the run at the next batch; nothing is published. */
   signal?: AbortSignal;
@@ -101,7 +103,8 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
   const embeddingId = newEmbeddingId();
   const workspace = createEmbeddingWorkspace(options.buildDir, embeddingId);
   const store = new Database(options.storePath, { readonly: true, fileMustExist: true });
-  const writer = new EmbeddingSetWriter(workspace);
+  const threads = options.threads ?? 2;
+  const writer = new EmbeddingSetWriter(workspace, { insertThreads: threads });
   let published: EmbeddingFiles | null = null;
   try {
     store.pragma('cache_size = -131072');
@@ -144,7 +147,7 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
     //    the current one is inserted
     const vectorStep = `embeddings: vectors (${provider.id}, ${provider.dimension} dimensions)`;
     const total = counts.entryCount;
-    const thread = providerState && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? await EmbeddingThread.start(providerState) : null;
+    const thread = providerState && threads > 1 && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? await EmbeddingThread.start(providerState) : null;
     const embedBatch = (from: number): Promise<Float32Array> => {
       const texts = writer.texts(from, Math.min(total, from + EMBED_BATCH));
       return thread ? thread.embed(texts) : provider.embed(texts).then((vectors) => rowMatrix(vectors, provider.dimension));
@@ -207,9 +210,10 @@ function rowMatrix(vectors: readonly Float32Array[], dimension: number): Float32
 
 async function timedStep<T>(progress: LoadProgressListener, step: string, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
+  const cpu = cpuStopwatch();
   progress({ type: 'step-start', step });
   const result = await work();
-  progress({ type: 'step-done', step, elapsedMs: Date.now() - started });
+  progress({ type: 'step-done', step, elapsedMs: Date.now() - started, cpuMs: cpu() });
   return result;
 }
 

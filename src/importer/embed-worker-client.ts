@@ -2,8 +2,8 @@
  * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the next batch
  * overlaps inserting the current one into the HNSW index.
  */
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../module-worker.js';
 
 export interface EmbedWorkerData {
   /** encodeLexicon() bytes of the release lexicon. */
@@ -41,13 +41,8 @@ export class EmbeddingThread {
 
   /** Starts the thread and waits until its provider is ready. */
   static async start(lexicon: Uint8Array): Promise<EmbeddingThread> {
-    const source = import.meta.url.endsWith('.ts');
-    const url = new URL(source ? './embed-worker.ts' : './embed-worker.js', import.meta.url);
     const workerData: EmbedWorkerData = { lexicon };
-    // Run from TypeScript sources (tests, `tsx`), the thread registers the TypeScript loader first.
-    const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData })
-      : new Worker(fileURLToPath(url), { workerData });
+    const worker = startModuleWorker(import.meta.url, './embed-worker', { workerData });
     const thread = new EmbeddingThread(worker);
     await thread.request(-1);
     return thread;

@@ -15,7 +15,7 @@ import type { LoadProgressEvent, LoadProgressListener } from './progress-events.
 
 export type ChildLoadOptions = Pick<
   LoadReleaseOptions,
-  'sourceDir' | 'dataDir' | 'label' | 'makeDefault' | 'replace' | 'buildId' | 'cacheSizeMiB' | 'embeddings'
+  'sourceDir' | 'dataDir' | 'label' | 'makeDefault' | 'replace' | 'buildId' | 'cacheSizeMiB' | 'embeddings' | 'threads'
 >;
 
 export interface ChildLoadRequest {

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listAthenaSourceFiles } from '../athena/source-files.js';
 import { ATHENA_TABLE_SPECS } from '../athena/table-specs.js';
@@ -21,7 +22,7 @@ import type { IndexBuilder } from './index-builder.js';
 import { INDEX_BUILDERS } from './index-builders.js';
 import { LoadError, throwIfAborted } from './load-error.js';
 import { formatLoadSummary } from './load-summary.js';
-import type { LoadProgressEvent, LoadProgressListener } from './progress-events.js';
+import { cpuStopwatch, type LoadProgressEvent, type LoadProgressListener } from './progress-events.js';
 import { releaseDateFromVersion } from './release-date.js';
 import { demoReleaseLabelProblem, releaseLabelProblem } from './release-label.js';
 import { writeStoreMeta } from './store-meta.js';
@@ -56,6 +57,12 @@ export interface LoadReleaseOptions {
   indexBuilders?: readonly IndexBuilder[];
   /** SQLite page cache for the build, MiB (default 768; the sorter adds up to two 512 MiB buffers). */
   cacheSizeMiB?: number;
+  /**
+   * Cores the load may keep busy (default: the machine's). With 2 or more, each TAB-separated table file is parsed on a
+   * thread of its own while its rows are stored, and the vectors are embedded and inserted on helper threads; 1 does
+   * everything on one core. The store is the same either way (test/loader/load-threads.test.ts).
+   */
+  threads?: number;
   /**
    * The vectors of semantic search, computed in the build before it is published: the provider to
    * compute them with (default: the built-in default provider), or false for none
@@ -107,6 +114,8 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
   }
 
   const embeddings = options.embeddings ?? { kind: 'lexicon' };
+  const threads = options.threads ?? availableParallelism();
+  if (!Number.isInteger(threads) || threads < 1) throw new LoadError(`threads must be a whole number of at least 1 (got ${threads})`);
   // A local model that cannot load stops the load before its tables, not after.
   const localModel = embeddings !== false && embeddings.kind === 'local-model' ? await loadLocalModelProvider(embeddings.modelDir) : undefined;
 
@@ -140,6 +149,7 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
       signal: options.signal,
       indexBuilders: options.indexBuilders ?? INDEX_BUILDERS,
       cacheSizeMiB: options.cacheSizeMiB ?? DEFAULT_CACHE_MIB,
+      threads,
     });
     if (embeddings !== false) {
       embedding = await embedBuild({
@@ -148,6 +158,7 @@ export async function loadRelease(options: LoadReleaseOptions): Promise<LoadResu
         storePath: workspace.storePath,
         choice: embeddings,
         localModel,
+        threads,
         onProgress: progress,
         signal: options.signal,
       });
@@ -208,6 +219,7 @@ interface BuildStoreInput {
   signal: AbortSignal | undefined;
   indexBuilders: readonly IndexBuilder[];
   cacheSizeMiB: number;
+  threads: number;
 }
 
 /** Fills the store in the workspace and returns its manifest (not yet written). */
@@ -228,7 +240,7 @@ async function buildStore(workspace: BuildWorkspace, input: BuildStoreInput): Pr
 
     const anomalies = new AnomalyCollector();
     const referenceIds: ReferenceIds = { vocabularies: new Set(), domains: new Set(), conceptClasses: new Set(), relationships: new Set() };
-    const context = { db, stagingSchema: STAGING_SCHEMA, anomalies, conceptIds: new ConceptIdSet(), referenceIds, progress };
+    const context = { db, stagingSchema: STAGING_SCHEMA, anomalies, conceptIds: new ConceptIdSet(), referenceIds, progress, parseInThread: input.threads > 1 };
     const tables: Record<string, TableLoadStats> = {};
     for (const definition of TABLE_IMPORTS) {
       const file = input.listing.files.get(definition.spec.name);
@@ -285,11 +297,12 @@ async function buildStore(workspace: BuildWorkspace, input: BuildStoreInput): Pr
 
 async function runStep(progress: LoadProgressListener, step: string, work: () => void): Promise<void> {
   const started = Date.now();
+  const cpu = cpuStopwatch();
   progress({ type: 'step-start', step });
   // Let a supervising process see the step start before a long synchronous SQLite call.
   await new Promise<void>((resolveTick) => setImmediate(resolveTick));
   work();
-  progress({ type: 'step-done', step, elapsedMs: Date.now() - started } satisfies LoadProgressEvent);
+  progress({ type: 'step-done', step, elapsedMs: Date.now() - started, cpuMs: cpu() } satisfies LoadProgressEvent);
 }
 
 function alreadyLoaded(label: string, manifest: ReleaseManifest): LoadError {

@@ -1,6 +1,7 @@
 /** The end of a staged table's load: the sorted copy, with progress and duplicate reporting. */
 import type { AnomalyKind } from './anomaly-kinds.js';
 import { formatQuantity } from './format.js';
+import { cpuStopwatch } from './progress-events.js';
 import type { DuplicateKeyGroup, StagedInsert } from './staged-insert.js';
 import type { TableImportContext } from './table-import.js';
 import { missingConceptCondition } from './table-row-checks.js';
@@ -39,9 +40,10 @@ export function finishStagedTable(ctx: TableImportContext, staged: StagedInsert,
 
 function runStep<T>(ctx: TableImportContext, step: string, work: () => T): T {
   const started = Date.now();
+  const cpu = cpuStopwatch();
   ctx.progress({ type: 'step-start', step });
   const result = work();
-  ctx.progress({ type: 'step-done', step, elapsedMs: Date.now() - started });
+  ctx.progress({ type: 'step-done', step, elapsedMs: Date.now() - started, cpuMs: cpu() });
   return result;
 }
 

@@ -61,7 +61,8 @@ export class TerminalProgress {
           `  ${event.table}: ${formatQuantity(event.rowsRead, 'row')}` +
             (dropped > 0 ? ` (${formatCount(event.rowsStored)} stored, ${formatQuantity(dropped, 'duplicate')} dropped)` : '') +
             ` in ${formatDuration(event.elapsedMs)}` +
-            (event.rowsRead > 0 ? `, ${formatRate(event.rowsRead, event.elapsedMs)}` : ''),
+            (event.rowsRead > 0 ? `, ${formatRate(event.rowsRead, event.elapsedMs)}` : '') +
+            cpuNote(event.elapsedMs, event.cpuMs),
         );
         break;
       }
@@ -85,7 +86,7 @@ export class TerminalProgress {
         break;
       case 'step-done':
         this.activity = null;
-        this.line(`  ${event.step}: done in ${formatDuration(event.elapsedMs)}`);
+        this.line(`  ${event.step}: done in ${formatDuration(event.elapsedMs)}${cpuNote(event.elapsedMs, event.cpuMs)}`);
         break;
       case 'note':
         this.line(`    ${event.message}`);
@@ -129,4 +130,16 @@ export class TerminalProgress {
     this.out.write(`${text}\n`);
     this.redraw();
   }
+}
+
+/** Steps shorter than this show their wall time only. */
+const CPU_NOTE_FROM_MS = 1000;
+
+/**
+ * The CPU the process used over a step, as cores kept busy on average (`, CPU 1.9 cores`): about 1 computes on one core,
+ * about 2 on both, well under 1 waits (for the disk, for a helper).
+ */
+function cpuNote(elapsedMs: number, cpuMs: number | undefined): string {
+  if (cpuMs === undefined || elapsedMs < CPU_NOTE_FROM_MS) return '';
+  return `, CPU ${(cpuMs / elapsedMs).toFixed(1)} cores`;
 }

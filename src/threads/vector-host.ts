@@ -4,8 +4,8 @@
  * counter, so their SemanticIndex stays synchronous. usearch's tables for a viewed file are held once instead of once
  * per searching thread (~200 MiB each at full size, docs/performance.md).
  */
-import { fileURLToPath } from 'node:url';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../module-worker.js';
 import type { VectorFileOpener, VectorFileSearch, VectorMatches } from '../store/semantic-index.js';
 
 /** What a searching thread is given (in its workerData, the port in the transfer list). */
@@ -70,12 +70,7 @@ export class VectorHost {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const source = import.meta.url.endsWith('.ts');
-    const url = new URL(source ? './vector-host-thread.ts' : './vector-host-thread.js', import.meta.url);
-    // Run from TypeScript sources (tests, `tsx`), the thread registers the TypeScript loader first.
-    const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true })
-      : new Worker(fileURLToPath(url));
+    const worker = startModuleWorker(import.meta.url, './vector-host-thread');
     worker.unref();
     worker.on('message', (status: VectorHostStatus) => {
       if (status.kind !== 'files') return;

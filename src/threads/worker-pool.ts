@@ -5,8 +5,7 @@
  * changes. Without threads (or for a view without a build) a task runs here, one per event-loop turn (./turn-queue.ts).
  */
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EmbeddingProviderChoice } from '../search-model/semantic/embedding-provider.js';
 import { ServiceError } from '../services/errors.js';
 import type { ReleaseView } from '../services/release-view.js';
@@ -16,6 +15,7 @@ import type { ReleaseBuild } from '../store/data-dir.js';
 import { DEFAULT_RELEASE_STORE_KIND, type ReleaseStoreKind } from '../store/openers/release-store-openers.js';
 import { openSqliteSemanticIndex } from '../store/sqlite/sqlite-semantic-index.js';
 import { runOperation, type HeavyOperationName, type OperationArgs, type OperationEnv, type OperationResult } from './heavy-operations.js';
+import { startModuleWorker } from '../module-worker.js';
 import { TurnQueue } from './turn-queue.js';
 import type { VectorHost, VectorHostConnection } from './vector-host.js';
 
@@ -373,15 +373,10 @@ export class WorkerPool {
   }
 
   private startThread(): void {
-    const source = import.meta.url.endsWith('.ts');
-    const url = new URL(source ? './pool-thread.ts' : './pool-thread.js', import.meta.url);
     const vectors = this.options.vectorHost?.connect();
     const workerData: PoolThreadData = vectors ? { ...this.data, vectors } : this.data;
     const transferList = vectors ? [vectors.port] : [];
-    // Run from TypeScript sources (tests, `tsx`), the thread registers the TypeScript loader first.
-    const worker = source
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData, transferList })
-      : new Worker(fileURLToPath(url), { workerData, transferList });
+    const worker = startModuleWorker(import.meta.url, './pool-thread', { workerData, transferList });
     worker.unref();
     const thread: PoolThread = { worker, ready: false };
     worker.postMessage(this.retained);

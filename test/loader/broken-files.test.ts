@@ -23,16 +23,26 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * The load's error, the same whether the files are parsed on the loading thread (`threads: 1`) or on a thread of their
+ * own (`threads: 2`, src/athena/athena-file-thread.ts).
+ */
 async function loadError(): Promise<Error> {
-  const error = await loadRelease({ sourceDir, dataDir, label: '2025.1', quiet: true }).then(
-    () => null,
-    (err: unknown) => err as Error,
-  );
-  if (!error) throw new Error('the load was expected to fail');
-  // Nothing published, no temp dir left.
-  expect(listReleaseBuilds(dataDir)).toEqual([]);
-  expect(readdirSync(releasesDir(dataDir))).toEqual([]);
-  return error;
+  const errors: Error[] = [];
+  for (const threads of [1, 2]) {
+    const error = await loadRelease({ sourceDir, dataDir, label: '2025.1', quiet: true, threads }).then(
+      () => null,
+      (err: unknown) => err as Error,
+    );
+    if (!error) throw new Error(`the load (threads: ${threads}) was expected to fail`);
+    // Nothing published, no temp dir left.
+    expect(listReleaseBuilds(dataDir)).toEqual([]);
+    expect(readdirSync(releasesDir(dataDir))).toEqual([]);
+    errors.push(error);
+  }
+  const [one, two] = errors as [Error, Error];
+  expect({ ...two, name: two.name, message: two.message }).toEqual({ ...one, name: one.name, message: one.message });
+  return two;
 }
 
 /** 1-based column where field `index` of a TAB line starts. */

@@ -6,7 +6,7 @@ import { startLoadInChildProcess } from '../../importer/load-in-child-process.js
 import { formatLoadSummary } from '../../importer/load-summary.js';
 import { releaseLabelProblem } from '../../importer/release-label.js';
 import { TerminalProgress } from '../../importer/terminal-progress.js';
-import { dataDirOption } from './options.js';
+import { dataDirOption, parsePositiveInteger } from './options.js';
 import { embeddingChoice, embeddingModelOption } from './embed.js';
 
 interface LoadCliOptions {
@@ -16,6 +16,7 @@ interface LoadCliOptions {
   replace?: boolean;
   skipEmbeddings?: boolean;
   embeddingModel?: string;
+  threads?: number;
 }
 
 function parseReleaseLabel(value: string): string {
@@ -82,6 +83,14 @@ export function registerLoadCommand(program: Command): void {
         .conflicts('embeddingModel'),
     )
     .addOption(
+      new Option(
+        '--threads <n>',
+        'cores the load keeps busy (default: every core): with 2 or more, table files are parsed on a thread of their own while rows are stored, and the vectors are embedded and inserted on helper threads; 1 loads on one core. The store is the same either way',
+      )
+        .env('OMOPTERM_LOAD_THREADS')
+        .argParser(parsePositiveInteger('--threads')),
+    )
+    .addOption(
       embeddingModelOption('OMOPTERM_LOAD_EMBEDDING_MODEL', 'compute the vectors with the local ONNX sentence-embedding model in this directory (default: the built-in provider)'),
     )
     .addHelpText('after', HELP_AFTER)
@@ -95,6 +104,7 @@ export function registerLoadCommand(program: Command): void {
           makeDefault: Boolean(options.default),
           replace: Boolean(options.replace),
           embeddings: options.skipEmbeddings ? false : embeddingChoice(options.embeddingModel),
+          threads: options.threads,
         },
         (event) => progress.handle(event),
       );
