@@ -28,6 +28,7 @@ import { loadScenarios, type BenchContext } from './lib/scenario.js';
 import { conceptsForScale, DEFAULT_SEED } from '../src/synth/index.js';
 import { readCurrentEmbedding } from '../src/store/semantic-dir.js';
 import { EVENT_LOOP_REPORT_ENV } from '../src/threads/event-loop-report.js';
+import { seededRandom } from '../src/seeded-random.js';
 
 interface Args {
   scale: number;
@@ -119,15 +120,6 @@ function httpsGet(url: string): Promise<number> {
   });
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function findStore(dataDir: string, label: string): { dir: string; store: string; manifest: Record<string, unknown> } | null {
   const releases = join(dataDir, 'releases');
@@ -241,7 +233,7 @@ async function main(): Promise<void> {
 
     // 4. scenarios
     const store = new Database(existing!.store, { readonly: true, fileMustExist: true });
-    const random = mulberry32(args.seed);
+    const random = seededRandom(args.seed);
     const pageHeaders = await pageSessionHeaders(base, key);
     const mcpHeaders = await mcpSessionHeaders(base, key);
     const ctx: BenchContext = {

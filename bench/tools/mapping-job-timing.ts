@@ -13,21 +13,13 @@ import { effectiveDefaultLabel, listReleaseBuilds } from '../../src/store/data-d
 import { percentile } from '../lib/load-generator.js';
 import { generatedTerms, termsCsv } from '../lib/mapping-terms.js';
 import type { BenchContext } from '../lib/scenario.js';
+import { seededRandom } from '../../src/seeded-random.js';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Reply {
   status: number;
@@ -62,7 +54,7 @@ async function main(): Promise<void> {
   const build = builds.find((b) => b.label === label);
   if (!build) throw new Error(`no release in ${dataDir}`);
   const db = new Database(build.storePath, { readonly: true });
-  const random = seeded(24);
+  const random = seededRandom(24);
   const ctx = {
     store: db,
     release: label,

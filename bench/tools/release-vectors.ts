@@ -19,6 +19,10 @@ export interface ReleaseVectors {
   sampleConceptIds(n: number): number[];
   /** The concept's vector as the index stores it, recomputed with the served provider. */
   conceptVector(conceptId: number): Promise<Float32Array>;
+  /** The unit vector of one text, as a query's. */
+  textVector(text: string): Promise<Float32Array>;
+  /** The served vector file. */
+  vectorsPath: string;
   close(): Promise<void>;
 }
 
@@ -30,12 +34,15 @@ export async function openReleaseVectors(dataDir: string): Promise<ReleaseVector
   const registry = new SemanticIndexRegistry({ choice: { kind: 'lexicon' }, openIndex: openSqliteSemanticIndex, recheckIntervalMs: 0, retireDelayMs: 60_000 });
   const lookup = await registry.get({ label: build.label, build });
   if (!lookup.ok) throw new Error(lookup.message);
-  const entries = new Database(publishedEmbeddingFiles(build.dir, current.embeddingId).entriesPath, { readonly: true });
+  const files = publishedEmbeddingFiles(build.dir, current.embeddingId);
+  const entries = new Database(files.entriesPath, { readonly: true });
   return {
     label: build.label,
     index: lookup.index,
     sampleConceptIds: (n) => entries.prepare('SELECT DISTINCT concept_id FROM entries ORDER BY random() LIMIT ?').pluck().all(n) as number[],
     conceptVector: async (conceptId) => unitMean(await lookup.provider.embed(lookup.index.entriesOfConcepts([conceptId]).map((e) => e.text))),
+    textVector: async (text) => unitMean(await lookup.provider.embed([text])),
+    vectorsPath: files.vectorsPath,
     close: async () => {
       entries.close();
       await registry.close();

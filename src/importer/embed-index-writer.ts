@@ -1,12 +1,13 @@
 /**
  * Writes one embedding set into its temp dir in the format src/store/sqlite/sqlite-semantic-index.ts reads: the
- * entries (a concept's name, then its synonyms), their vectors batch by batch, the meta, then one save of the HNSW
- * index: one int8 vector per concept (the normalised mean of its texts' vectors), each distinct vector stored once.
+ * entries (a concept's name, then its synonyms), their vectors batch by batch, the meta, then the vector lists
+ * (src/store/vector-lists.ts): one int8 vector per concept (the normalised mean of its texts' vectors), each distinct
+ * vector stored once.
  */
 import Database from 'better-sqlite3';
 import type { EmbeddingFiles } from '../store/semantic-dir.js';
+import { writeVectorLists } from '../store/vector-lists.js';
 import {
-  createVectorIndex,
   quantizeVector,
   SEMANTIC_ENTRIES_DDL,
   SEMANTIC_ENTRIES_INDEX_DDL,
@@ -19,14 +20,8 @@ import type { EmbedEntry } from './embed-source.js';
 
 /** Insertions per transaction. */
 const ENTRIES_PER_TRANSACTION = 50_000;
-/** Threads usearch inserts with by default (the machine's two cores; the JS thread waits meanwhile). */
-const INSERT_THREADS = 2;
-/**
- * Below this many concepts the vectors are inserted by one thread: a graph built by two threads at once depends on how
- * their insertions interleave, and now and then leaves a node no search reaches; one thread builds the same graph on
- * every load, in seconds at this size.
- */
-const ONE_INSERT_THREAD_BELOW = 50_000;
+/** Threads the vector lists are built with by default (the machine's two cores; the JS thread waits meanwhile). */
+const LIST_THREADS = 2;
 
 export class EmbeddingSetWriter {
   private readonly db: Database.Database;
@@ -41,7 +36,10 @@ export class EmbeddingSetWriter {
   private conceptCount = 0;
   private lastConcept = Number.NaN;
   private pendingInTransaction = 0;
-  private vectors: ReturnType<typeof createVectorIndex> | null = null;
+  /** The distinct quantised vectors so far (row-major) and their keys, sized for every concept at the first batch. */
+  private vectors: Int8Array | null = null;
+  private vectorKeys: Uint32Array | null = null;
+  private vectorCount = 0;
   /** 1 for the first entry (the name) of each concept, by key (a concept's entries have consecutive keys). */
   private firstOfConcept = new Uint8Array(1 << 16);
   /** The concept of each name entry, by key. */
@@ -50,13 +48,13 @@ export class EmbeddingSetWriter {
   private openKey = -1;
   private openSum: Float64Array | null = null;
 
-  private readonly insertThreads: number;
+  private readonly listThreads: number;
 
   constructor(
     private readonly files: EmbeddingFiles,
-    options: { insertThreads?: number } = {},
+    options: { listThreads?: number } = {},
   ) {
-    this.insertThreads = Math.max(1, options.insertThreads ?? INSERT_THREADS);
+    this.listThreads = Math.max(1, options.listThreads ?? LIST_THREADS);
     this.db = new Database(files.entriesPath);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
@@ -113,7 +111,10 @@ export class EmbeddingSetWriter {
   addVectors(firstKey: number, matrix: Float32Array, dimension: number): void {
     const count = matrix.length / dimension;
     if (count === 0) return;
-    this.vectors ??= createVectorIndex(dimension);
+    if (!this.vectors) {
+      this.vectors = new Int8Array(this.conceptCount * dimension);
+      this.vectorKeys = new Uint32Array(this.conceptCount);
+    }
     const done: Array<{ key: number; vector: Float32Array }> = [];
     for (let i = 0; i < count; i++) {
       const key = firstKey + i;
@@ -131,8 +132,6 @@ export class EmbeddingSetWriter {
   /** Adds each concept's quantised vector, or records that it equals one already added (see SEMANTIC_FORMAT_VERSION). */
   private addConceptVectors(done: ReadonlyArray<{ key: number; vector: Float32Array }>, dimension: number): void {
     if (done.length === 0) return;
-    const keys: bigint[] = [];
-    const matrix = new Int8Array(done.length * dimension);
     const quantized = new Int8Array(dimension);
     for (const c of done) {
       quantizeVector(c.vector, quantized);
@@ -147,21 +146,29 @@ export class EmbeddingSetWriter {
         this.keyOfVector.set(hash, c.key);
         this.checkOfKey.set(c.key, check);
       }
-      matrix.set(quantized, keys.length * dimension);
-      keys.push(BigInt(c.key));
-    }
-    if (keys.length) {
-      const threads = this.conceptCount < ONE_INSERT_THREAD_BELOW ? 1 : this.insertThreads;
-      this.vectors!.add(BigUint64Array.from(keys), matrix.subarray(0, keys.length * dimension), threads);
+      this.vectors!.set(quantized, this.vectorCount * dimension);
+      this.vectorKeys![this.vectorCount++] = c.key;
     }
   }
 
-  /** Writes meta and the vector file, and closes. */
-  finish(meta: SemanticIndexMeta, providerState: Uint8Array | null): void {
-    if (this.openSum) this.addConceptVectors([{ key: this.openKey, vector: unitVector(this.openSum) }], meta.dimension);
+  /** Ends the vector phase: the last concept's vector, then the lists and their file (the long part of this step). */
+  finishVectors(dimension: number, onProgress?: (done: number, total: number) => void): { lists: number; probe: number } {
+    if (this.openSum) this.addConceptVectors([{ key: this.openKey, vector: unitVector(this.openSum) }], dimension);
     this.openSum = null;
-    const vectors = this.vectors ?? createVectorIndex(meta.dimension);
-    if (vectors.size() + this.sharedCount !== meta.conceptCount) throw new Error(`${vectors.size()} vectors (+ ${this.sharedCount} shared) for ${meta.conceptCount} concepts`);
+    if (this.vectorCount + this.sharedCount !== this.conceptCount) throw new Error(`${this.vectorCount} vectors (+ ${this.sharedCount} shared) for ${this.conceptCount} concepts`);
+    const vectors = this.vectors?.subarray(0, this.vectorCount * dimension) ?? new Int8Array(0);
+    const keys = this.vectorKeys?.subarray(0, this.vectorCount) ?? new Uint32Array(0);
+    const written = writeVectorLists(this.files.vectorsPath, vectors, keys, dimension, { threads: this.listThreads, onProgress });
+    this.vectors = null;
+    this.vectorKeys = null;
+    this.keyOfVector.clear();
+    this.checkOfKey.clear();
+    return written;
+  }
+
+  /** Writes the meta (after finishVectors) and closes. */
+  finish(meta: SemanticIndexMeta, providerState: Uint8Array | null): void {
+    if (this.vectorCount + this.sharedCount !== meta.conceptCount) throw new Error(`${this.vectorCount} vectors (+ ${this.sharedCount} shared) for ${meta.conceptCount} concepts`);
     if (this.db.inTransaction) this.db.exec('COMMIT');
     this.db.exec(SEMANTIC_SHARED_INDEX_DDL);
     const values: Record<SemanticMetaKey, string | number | Buffer | null> = {
@@ -179,8 +186,6 @@ export class EmbeddingSetWriter {
       for (const [key, value] of Object.entries(values)) insert.run(key, value);
     })();
     this.db.close();
-    vectors.save(this.files.vectorsPath);
-    this.vectors = null;
   }
 
   /** Closes without finishing (the temp dir is then removed). */

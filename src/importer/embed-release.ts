@@ -44,7 +44,7 @@ export interface EmbedBuildOptions {
   localModel?: EmbeddingProvider;
   /** Texts from which the default provider embeds in a helper thread (default 50,000; tests lower it). */
   threadFrom?: number;
-  /** Cores the run may keep busy (default 2): 1 embeds and inserts on this thread alone. */
+  /** Cores the run may keep busy (default 2): 1 embeds and builds the vector lists on this thread alone. */
   threads?: number;
   onProgress?: LoadProgressListener;
   /** Aborting stops the run at the next batch; nothing is published. */
@@ -104,7 +104,7 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
   const workspace = createEmbeddingWorkspace(options.buildDir, embeddingId);
   const store = new Database(options.storePath, { readonly: true, fileMustExist: true });
   const threads = options.threads ?? 2;
-  const writer = new EmbeddingSetWriter(workspace, { insertThreads: threads });
+  const writer = new EmbeddingSetWriter(workspace, { listThreads: threads });
   let published: EmbeddingFiles | null = null;
   try {
     store.pragma('cache_size = -131072');
@@ -144,7 +144,7 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
     throwIfAborted(signal, 'the embedding run');
 
     // 2. vectors, batch by batch; the next batch is embedded (in a helper thread when large) while
-    //    the current one is inserted
+    //    the current one is summed per concept and quantised
     const vectorStep = `embeddings: vectors (${provider.id}, ${provider.dimension} dimensions)`;
     const total = counts.entryCount;
     const thread = providerState && threads > 1 && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? await EmbeddingThread.start(providerState) : null;
@@ -169,7 +169,20 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
       await thread?.close();
     }
 
-    // 3. save and publish
+    // 3. the vector lists (two rounds of k-means over the distinct vectors), then save and publish
+    const listStep = 'embeddings: vector lists';
+    await timedStep(progress, listStep, async () => {
+      let last = 0;
+      const written = writer.finishVectors(provider.dimension, (done, all) => {
+        if (done - last < all / 20 && done < all) return;
+        last = done;
+        progress({ type: 'step-progress', step: listStep, done, total: all, unit: 'assignments' });
+      });
+      progress({ type: 'note', message: `${listStep}: ${written.lists.toLocaleString('en-US')} lists, ${written.probe} read per search` });
+    });
+    // lets the event loop run (IPC, signals) before saving, and stops if aborted meanwhile
+    await new Promise<void>((resolveTick) => setImmediate(resolveTick));
+    throwIfAborted(signal, 'the embedding run');
     const builtAt = new Date().toISOString();
     const meta = { provider: provider.id, dimension: provider.dimension, entryCount: counts.entryCount, conceptCount: counts.conceptCount, builtAt, embeddingId };
     await timedStep(progress, 'embeddings: saving', async () => writer.finish(meta, providerState));

@@ -1,6 +1,6 @@
 /**
  * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the next batch
- * overlaps inserting the current one into the HNSW index.
+ * overlaps summing and quantising the current one.
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../module-worker.js';

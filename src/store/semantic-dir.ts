@@ -10,7 +10,10 @@ import { makeDirectory } from './make-directory.js';
 
 export const SEMANTIC_DIR_NAME = 'semantic';
 export const SEMANTIC_ENTRIES_FILE = 'entries.sqlite';
-export const SEMANTIC_VECTORS_FILE = 'vectors.usearch';
+/** The vectors as inverted lists (src/store/vector-lists.ts; layout format 4). */
+export const SEMANTIC_VECTORS_FILE = 'vectors.ivf';
+/** The vectors of sets embedded before format 4 (a usearch HNSW graph), still read. */
+export const SEMANTIC_GRAPH_VECTORS_FILE = 'vectors.usearch';
 const CURRENT_FILE = 'current.json';
 const TEMP_PREFIX = '.tmp-';
 
@@ -39,7 +42,9 @@ export function semanticDir(buildDir: string): string {
 }
 
 export function embeddingFiles(dir: string): EmbeddingFiles {
-  return { dir, entriesPath: join(dir, SEMANTIC_ENTRIES_FILE), vectorsPath: join(dir, SEMANTIC_VECTORS_FILE) };
+  const graph = join(dir, SEMANTIC_GRAPH_VECTORS_FILE);
+  const vectorsPath = existsSync(graph) && !existsSync(join(dir, SEMANTIC_VECTORS_FILE)) ? graph : join(dir, SEMANTIC_VECTORS_FILE);
+  return { dir, entriesPath: join(dir, SEMANTIC_ENTRIES_FILE), vectorsPath };
 }
 
 /** The published files of an embedding set of a build. */
@@ -94,8 +99,9 @@ export function discardEmbeddingWorkspace(workspace: EmbeddingFiles): void {
  */
 export function publishEmbedding(buildDir: string, workspace: EmbeddingFiles, current: CurrentEmbedding): EmbeddingFiles {
   const root = semanticDir(buildDir);
-  const published = publishedEmbeddingFiles(buildDir, current.embeddingId);
-  renameSync(workspace.dir, published.dir);
+  const dir = join(root, current.embeddingId);
+  renameSync(workspace.dir, dir);
+  const published = embeddingFiles(dir); // after the rename: the vector file's name is the one found there
   const file = join(root, CURRENT_FILE);
   const tmp = `${file}.tmp-${process.pid}`;
   writeFileSync(tmp, `${JSON.stringify(current, null, 2)}\n`);

@@ -32,7 +32,7 @@ export interface SemanticNeighbour {
   similarity: number;
 }
 
-/** The nearest vectors of one stored vector file (a release's `vectors.usearch`), best first. */
+/** The nearest vectors of one stored vector file (a release's `vectors.ivf`, or `vectors.usearch` before format 4), best first. */
 export interface VectorMatches {
   keys: ArrayLike<number>;
   /** Cosine distances, one per key. */

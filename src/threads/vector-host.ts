@@ -1,11 +1,14 @@
 /**
  * One opening of each vector file per process: a thread of its own (./vector-host-thread.ts) views the files, and
  * the threads that search vectors (request and mapping pools) ask it through a MessagePort each, waiting on a shared
- * counter, so their SemanticIndex stays synchronous. usearch's tables for a viewed file are held once instead of once
- * per searching thread (~200 MiB each at full size, docs/performance.md).
+ * counter, so their SemanticIndex stays synchronous. usearch's tables for a viewed HNSW file (sets embedded before
+ * format 4, ~200 MiB at full size) are held once per process instead of once per searching thread
+ * (docs/performance.md). Vector lists (format 4) hold only their centroids and offsets: every thread opens them itself.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../module-worker.js';
+import { viewVectorFile } from '../store/sqlite/sqlite-semantic-index.js';
+import { isVectorListsFile } from '../store/vector-lists.js';
 import type { VectorFileOpener, VectorFileSearch, VectorMatches } from '../store/semantic-index.js';
 
 /** What a searching thread is given (in its workerData, the port in the transfer list). */
@@ -124,6 +127,9 @@ export function vectorHostOpener(connection: VectorHostConnection): VectorFileOp
     return reply as R & { ok: true };
   };
   return (path, dimension): VectorFileSearch => {
+    // Vector lists hold next to nothing per opening (their centroids and list offsets): the searching thread opens
+    // them itself, so its searches neither wait for the host's turn nor cross a port. The host is for HNSW files.
+    if (isReadableVectorListsFile(path)) return viewVectorFile(path, dimension);
     const opened = answer<{ id: number; ok: true; handle: number; size: number }>(ask({ op: 'open', id: nextId++, path, dimension }));
     let open = true;
     return {
@@ -139,4 +145,13 @@ export function vectorHostOpener(connection: VectorHostConnection): VectorFileOp
       },
     };
   };
+}
+
+/** True for a vector lists file; false for anything else, a file that cannot be read included (the host reports why). */
+function isReadableVectorListsFile(path: string): boolean {
+  try {
+    return isVectorListsFile(path);
+  } catch {
+    return false;
+  }
 }

@@ -1,11 +1,12 @@
 /**
  * A load that uses both cores (the table files parsed on a thread of their own, `threads: 2`) builds the same store
  * as a load on one core (`threads: 1`), issue #27: every table and index of store.sqlite holds the same rows in the
- * same order, the search index has the same fingerprint, and the release answers the same.
+ * same order, the search index has the same fingerprint, the vectors of semantic search are the same bytes, and the
+ * release answers the same.
  */
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LicenceRules } from '../../src/licences/licence-rules.js';
 import { loadRelease, type LoadResult } from '../../src/importer/load-release.js';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   for (const threads of [1, 2]) {
     const dataDir = makeTempDir(`omopterm-threads-${threads}-`);
     dataDirs.push(dataDir);
-    loads.set(threads, await loadRelease({ sourceDir, dataDir, label: '2025.2', quiet: true, threads, embeddings: false }));
+    loads.set(threads, await loadRelease({ sourceDir, dataDir, label: '2025.2', quiet: true, threads }));
   }
 }, 240_000);
 afterAll(() => {
@@ -38,8 +39,8 @@ afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** sha256 of each table's rows (every column, in the table's own order), by table name; and the store_meta rows. */
-function contentOf(storePath: string): { tables: Record<string, { rows: number; sha256: string }>; meta: Record<string, unknown>; fingerprint: string } {
+/** sha256 of each table's rows (every column, in the table's own order), by table name; and the store_meta rows (of a store). */
+function contentOf(storePath: string, options: { buildSpecificRows?: Record<string, string> } = {}): { tables: Record<string, { rows: number; sha256: string }>; meta: Record<string, unknown>; fingerprint: string } {
   const db = new Database(storePath, { readonly: true });
   try {
     // FTS5 tables cannot be scanned; their shadow tables (the index itself) are ordinary tables and compared.
@@ -51,7 +52,8 @@ function contentOf(storePath: string): { tables: Record<string, { rows: number; 
     for (const name of names) {
       const hash = createHash('sha256');
       let rows = 0;
-      const where = BUILD_SPECIFIC_ROWS[name] ? ` WHERE ${BUILD_SPECIFIC_ROWS[name]}` : '';
+      const rowsWhere = { ...BUILD_SPECIFIC_ROWS, ...options.buildSpecificRows };
+      const where = rowsWhere[name] ? ` WHERE ${rowsWhere[name]}` : '';
       for (const row of db.prepare(`SELECT * FROM "${name}"${where}`).raw().iterate() as Iterable<unknown[]>) {
         rows++;
         hash.update(JSON.stringify(row, (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('base64') : typeof v === 'bigint' ? String(v) : v)));
@@ -59,10 +61,11 @@ function contentOf(storePath: string): { tables: Record<string, { rows: number; 
       }
       tables[name] = { rows, sha256: hash.digest('hex') };
     }
-    const meta = Object.fromEntries(
+    const hasStoreMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'store_meta'").get() !== undefined;
+    const meta = !hasStoreMeta ? {} : Object.fromEntries(
       (db.prepare('SELECT key, value FROM store_meta ORDER BY key').all() as Array<{ key: string; value: unknown }>).filter((r) => !BUILD_SPECIFIC_META.has(r.key)).map((r) => [r.key, r.value]),
     );
-    const fingerprint = db.prepare("SELECT value FROM search_index_meta WHERE key = 'fingerprint'").pluck().get() as string;
+    const fingerprint = names.includes('search_index_meta') ? (db.prepare("SELECT value FROM search_index_meta WHERE key = 'fingerprint'").pluck().get() as string) : '';
     return { tables, meta, fingerprint };
   } finally {
     db.close();
@@ -86,6 +89,18 @@ describe('a load on two cores and a load on one', () => {
     expect(loads.get(2)!.manifest.tables).toEqual(
       Object.fromEntries(Object.entries(loads.get(1)!.manifest.tables).map(([table, stats]) => [table, { ...stats, elapsed_ms: loads.get(2)!.manifest.tables[table]!.elapsed_ms }])),
     );
+  });
+
+  it('compute the same vectors for semantic search: the same vector file, byte for byte, and the same entries', () => {
+    const [one, two] = [loads.get(1)!.embedding!, loads.get(2)!.embedding!];
+    expect(one.conceptCount).toBeGreaterThan(1000);
+    const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+    expect(sha(two.files.vectorsPath)).toBe(sha(one.files.vectorsPath));
+    // the entries (texts, shared vectors) and the provider state; the meta rows naming the run left out
+    const runSpecific = { buildSpecificRows: { meta: "key NOT IN ('built_at', 'embedding_id')" } };
+    const entriesOne = contentOf(one.files.entriesPath, runSpecific);
+    expect(entriesOne.tables.entries!.rows).toBeGreaterThanOrEqual(one.conceptCount);
+    expect(contentOf(two.files.entriesPath, runSpecific).tables).toEqual(entriesOne.tables);
   });
 
   it('answer the same keyword searches', () => {

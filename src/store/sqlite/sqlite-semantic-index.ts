@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import type { Index } from 'usearch';
 import type { EmbeddingFiles } from '../semantic-dir.js';
 import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour, VectorFileOpener, VectorFileSearch } from '../semantic-index.js';
+import { isVectorListsFile, openVectorLists } from '../vector-lists.js';
 
 /** entries.sqlite: meta (key → value; provider_state is a BLOB) and one row per vector. */
 export const SEMANTIC_ENTRIES_DDL = `
@@ -44,11 +45,13 @@ export type SemanticMetaKey = 'provider' | 'dimension' | 'entry_count' | 'concep
  * same, quantised here (quantizeVector) rather than by usearch, and a vector byte-identical to one
  * already indexed is stored once (shared_vectors): usearch's neighbour selection never prunes
  * identical vectors, so groups of copies linked only to each other and trapped searches (28 % of
- * concepts unreachable at full size in format 2). Format 2 is still read; any other is refused with
- * an "embed the release again" message, never misread.
+ * concepts unreachable at full size in format 2). 4 = the same vectors and sharing, stored as inverted lists
+ * (src/store/vector-lists.ts, `vectors.ivf`) instead of an HNSW graph: built in a minute rather than most of the
+ * load, searched exactly within the lists it reads, and held in a few MB rather than ~200 MiB per process.
+ * Formats 2 and 3 are still read; any other is refused with an "embed the release again" message, never misread.
  */
-export const SEMANTIC_FORMAT_VERSION = 3;
-const READABLE_FORMATS = new Set([2, SEMANTIC_FORMAT_VERSION]);
+export const SEMANTIC_FORMAT_VERSION = 4;
+const READABLE_FORMATS = new Set([2, 3, SEMANTIC_FORMAT_VERSION]);
 
 /**
  * A unit vector as int8, scaled so that its largest component is ±127 and rounded. Cosine is scale-invariant, so
@@ -100,7 +103,8 @@ interface EntryRow {
 }
 
 /**
- * Opens a vector file in this thread: usearch maps the file (`view()`, file pages the kernel may drop) and builds its
+ * Opens a vector file in this thread. Vector lists (format 4) keep their centroids and keys in memory and read the
+ * lists a search needs from the file. A usearch graph (formats 2 and 3): usearch maps the file (`view()`, file pages the kernel may drop) and builds its
  * node and key tables in the thread's memory, about 200 MiB of anonymous memory for the 3.1 M vectors of a full release
  * (docs/performance.md): a process whose threads all search vectors shares one opening (src/threads/vector-host.ts).
  */
@@ -119,6 +123,17 @@ export const viewVectorFile: VectorFileOpener = (vectorsPath, dimension) => {
     throw new Error(`${vectorsPath} cannot be opened: ${(err as Error).message}`);
   }
   if (bytes === 0) throw new Error(`${vectorsPath} is empty`);
+  if (isVectorListsFile(vectorsPath)) {
+    const lists = openVectorLists(vectorsPath, dimension);
+    return {
+      size: lists.size,
+      search: (query, k) => {
+        if (!(query instanceof Int8Array)) throw new Error(`${vectorsPath} holds int8 vectors: quantise the query`);
+        return lists.search(query, k);
+      },
+      close: () => lists.close(),
+    };
+  }
   const vectors = createVectorIndex(dimension);
   try {
     vectors.view(vectorsPath);
