@@ -87,12 +87,17 @@ async function main(): Promise<void> {
   const latencies: number[] = [];
   let done: { state: string; mapped_terms: number; total_terms: number; error: string | null } | null = null;
   let lookupFailures = 0;
+  /** Lookups that did not answer 200, by status. */
+  const failures = new Map<number, number>();
   let stop = false;
   const lookup = async (i: number) => {
     const started = performance.now();
     const reply = await call(agent, base, key, 'GET', `/v1/concepts/${lookupIds[i % lookupIds.length]}`);
     if (reply.status === 200) latencies.push(performance.now() - started);
-    else lookupFailures++;
+    else {
+      lookupFailures++;
+      failures.set(reply.status, (failures.get(reply.status) ?? 0) + 1);
+    }
   };
   const lookups =
     lookupRate > 0
@@ -132,7 +137,7 @@ async function main(): Promise<void> {
   console.log(
     `mapping job of ${termCount.toLocaleString('en-US')} terms (top ${k}): ${done.state} in ${seconds.toFixed(1)} s (${(termCount / seconds).toFixed(0)} terms/s)` +
       (done.error ? `, error: ${done.error}` : '') +
-      `; concept lookups meanwhile (GET /v1/concepts/{id}, ${lookupRate > 0 ? `${lookupRate}/s` : `${connections} connection${connections > 1 ? 's' : ''} back to back`}): ${latencies.length} ok, ${lookupFailures} failed, ` +
+      `; concept lookups meanwhile (GET /v1/concepts/{id}, ${lookupRate > 0 ? `${lookupRate}/s` : `${connections} connection${connections > 1 ? 's' : ''} back to back`}): ${latencies.length} ok, ${lookupFailures} failed${failures.size ? ` (${[...failures].map(([status, n]) => `${n} × ${status}`).join(', ')})` : ''}, ` +
       `p50 ${ms(0.5)} ms, p95 ${ms(0.95)} ms, p99 ${ms(0.99)} ms, max ${ms(1)} ms`,
   );
 }
