@@ -56,7 +56,7 @@ searches vectors built by that same provider; other releases answer 503 semantic
 The new vectors are written beside the release and published atomically: a running server keeps
 searching the previous ones until the new ones are complete, then switches within seconds. A
 failed or interrupted (Ctrl-C) run leaves the previous vectors in place. At full scale (4.9M
-names and synonyms of 3.2M concepts) the default provider takes about 9 minutes; progress goes to
+names and synonyms of 3.2M concepts) the default provider takes about 3 minutes; progress goes to
 stderr, the summary to stdout.
 
 Examples:
