@@ -30,8 +30,13 @@ import { cpuStopwatch, type LoadProgressListener } from './progress-events.js';
 const EMBED_BATCH = 2048;
 /** Rows read between progress events (and abort checks) while reading. */
 const READ_PROGRESS_EVERY = 50_000;
-/** Texts from which the default provider embeds in a helper thread (below, starting it costs more than it saves). */
+/** Texts from which the default provider embeds in helper threads (below, starting them costs more than it saves). */
 const EMBED_IN_THREAD_FROM = 50_000;
+/**
+ * Helper threads that embed with the default provider: two, so that with this thread summing and quantising the
+ * vectors two cores stay busy (one helper left the machine at 1.2–1.3 cores at full size).
+ */
+const EMBED_THREADS = 2;
 
 export interface EmbedBuildOptions {
   label: string;
@@ -143,30 +148,37 @@ export async function embedBuild(options: EmbedBuildOptions): Promise<EmbedResul
     store.close();
     throwIfAborted(signal, 'the embedding run');
 
-    // 2. vectors, batch by batch; the next batch is embedded (in a helper thread when large) while
+    // 2. vectors, batch by batch; the next batches are embedded (in helper threads when large) while
     //    the current one is summed per concept and quantised
     const vectorStep = `embeddings: vectors (${provider.id}, ${provider.dimension} dimensions)`;
     const total = counts.entryCount;
-    const thread = providerState && threads > 1 && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? await EmbeddingThread.start(providerState) : null;
+    // with two cores or more, two helper threads embed (each a batch ahead) while this thread sums and quantises
+    const helperCount = providerState && threads > 1 && total >= (options.threadFrom ?? EMBED_IN_THREAD_FROM) ? Math.min(EMBED_THREADS, threads) : 0;
+    const helpers = await Promise.all(Array.from({ length: helperCount }, () => EmbeddingThread.start(providerState!)));
     const embedBatch = (from: number): Promise<Float32Array> => {
       const texts = writer.texts(from, Math.min(total, from + EMBED_BATCH));
-      return thread ? thread.embed(texts) : provider.embed(texts).then((vectors) => rowMatrix(vectors, provider.dimension));
+      const helper = helpers.length ? helpers[(from / EMBED_BATCH) % helpers.length]! : null;
+      return helper ? helper.embed(texts) : provider.embed(texts).then((vectors) => rowMatrix(vectors, provider.dimension));
     };
-    let pending: Promise<Float32Array> | null = null;
+    /** Batches being embedded, in key order: one per helper thread (one when this thread embeds). */
+    const inFlight: Array<Promise<Float32Array>> = [];
+    let scheduled = 0;
+    const schedule = () => {
+      for (; inFlight.length < Math.max(1, helpers.length) && scheduled < total; scheduled += EMBED_BATCH) inFlight.push(embedBatch(scheduled));
+    };
     try {
       await timedStep(progress, vectorStep, async () => {
-        pending = total > 0 ? embedBatch(0) : null;
+        schedule();
         for (let from = 0; from < total; from += EMBED_BATCH) {
-          const matrix: Float32Array = await pending!;
-          const next = from + EMBED_BATCH;
-          pending = next < total ? embedBatch(next) : null;
+          const matrix = await inFlight.shift()!;
+          schedule();
           writer.addVectors(from, matrix, provider.dimension);
-          await checkpoint(progress, vectorStep, Math.min(total, next), total, 'vectors', signal);
+          await checkpoint(progress, vectorStep, Math.min(total, from + EMBED_BATCH), total, 'vectors', signal);
         }
       });
     } finally {
-      (pending as Promise<Float32Array> | null)?.catch(() => {}); // a batch still embedding when the run stops
-      await thread?.close();
+      for (const batch of inFlight) batch.catch(() => {}); // batches still embedding when the run stops
+      await Promise.all(helpers.map((helper) => helper.close()));
     }
 
     // 3. the vector lists (two rounds of k-means over the distinct vectors), then save and publish

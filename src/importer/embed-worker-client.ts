@@ -1,5 +1,5 @@
 /**
- * Embeds with the default provider in a helper thread (./embed-worker.ts), so that embedding the next batch
+ * Embeds with the default provider in a helper thread (./embed-worker.ts; embed-release.ts starts two), so that embedding the next batches
  * overlaps summing and quantising the current one.
  */
 import type { Worker } from 'node:worker_threads';
