@@ -59,7 +59,7 @@ export interface LoadReleaseOptions {
   cacheSizeMiB?: number;
   /**
    * Cores the load may keep busy (default: the machine's). With 2 or more, each TAB-separated table file is parsed on a
-   * thread of its own while its rows are stored, the vectors are embedded on a helper thread and grouped into lists on two; 1 does
+   * thread of its own while its rows are stored, the vectors are embedded on two helper threads and grouped into lists on two cores; 1 does
    * everything on one core. The store is the same either way (test/loader/load-threads.test.ts).
    */
   threads?: number;

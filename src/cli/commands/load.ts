@@ -85,7 +85,7 @@ export function registerLoadCommand(program: Command): void {
     .addOption(
       new Option(
         '--threads <n>',
-        'cores the load keeps busy (default: every core): with 2 or more, table files are parsed on a thread of their own while rows are stored, the vectors are embedded on a helper thread and grouped into lists on two; 1 loads on one core. The store is the same either way',
+        'cores the load keeps busy (default: every core): with 2 or more, table files are parsed on a thread of their own while rows are stored, the vectors are embedded on two helper threads and grouped into lists on two cores; 1 loads on one core. The store is the same either way',
       )
         .env('OMOPTERM_LOAD_THREADS')
         .argParser(parsePositiveInteger('--threads')),
