@@ -46,8 +46,8 @@ export type SemanticMetaKey = 'provider' | 'dimension' | 'entry_count' | 'concep
  * already indexed is stored once (shared_vectors): usearch's neighbour selection never prunes
  * identical vectors, so groups of copies linked only to each other and trapped searches (28 % of
  * concepts unreachable at full size in format 2). 4 = the same vectors and sharing, stored as inverted lists
- * (src/store/vector-lists.ts, `vectors.ivf`) instead of an HNSW graph: built in a minute rather than most of the
- * load, searched exactly within the lists it reads, and held in a few MB rather than ~200 MiB per process.
+ * (src/store/vector-lists.ts, `vectors.ivf`) instead of an HNSW graph: built in seconds rather than most of the
+ * embedding run, searched exactly within the lists it reads, and held in under a MB per opening rather than ~200 MiB.
  * Formats 2 and 3 are still read; any other is refused with an "embed the release again" message, never misread.
  */
 export const SEMANTIC_FORMAT_VERSION = 4;
@@ -103,8 +103,9 @@ interface EntryRow {
 }
 
 /**
- * Opens a vector file in this thread. Vector lists (format 4) keep their centroids and keys in memory and read the
- * lists a search needs from the file. A usearch graph (formats 2 and 3): usearch maps the file (`view()`, file pages the kernel may drop) and builds its
+ * Opens a vector file in this thread, by its first bytes. Vector lists (format 4) keep their centroids and list
+ * offsets in memory and read the lists a search needs from the file. A usearch graph (formats 2 and 3): usearch maps
+ * the file (`view()`, file pages the kernel may drop) and builds its
  * node and key tables in the thread's memory, about 200 MiB of anonymous memory for the 3.1 M vectors of a full release
  * (docs/performance.md): a process whose threads all search vectors shares one opening (src/threads/vector-host.ts).
  */
