@@ -14,11 +14,7 @@ import { percentile } from '../lib/load-generator.js';
 import { generatedTerms, termsCsv } from '../lib/mapping-terms.js';
 import type { BenchContext } from '../lib/scenario.js';
 import { seededRandom } from '../../src/seeded-random.js';
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numberOption } from '../lib/tool-options.js';
 
 
 interface Reply {
@@ -45,10 +41,10 @@ function call(agent: Agent, base: string, key: string, method: string, path: str
 async function main(): Promise<void> {
   const [base, key, dataDir] = process.argv.slice(2);
   if (!base || !key || !dataDir) throw new Error('usage: mapping-job-timing.ts BASE_URL API_KEY DATA_DIR [--terms N] [--k K] [--lookup-connections C]');
-  const termCount = option('--terms', 10_000);
-  const k = option('--k', 10);
-  const connections = option('--lookup-connections', 1);
-  const lookupRate = option('--lookup-rate', 0);
+  const termCount = numberOption('--terms', 10_000);
+  const k = numberOption('--k', 10);
+  const connections = numberOption('--lookup-connections', 1);
+  const lookupRate = numberOption('--lookup-rate', 0);
   const builds = listReleaseBuilds(dataDir);
   const label = effectiveDefaultLabel(dataDir, builds);
   const build = builds.find((b) => b.label === label);

@@ -20,11 +20,7 @@ import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-
 import { runOperation } from '../../src/threads/heavy-operations.js';
 import { WorkerPool } from '../../src/threads/worker-pool.js';
 import { phenotypeExpressions } from '../lib/concept-set-inputs.js';
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numberOption } from '../lib/tool-options.js';
 
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -32,7 +28,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: pool-hop-cost.ts DATA_DIR [--reps N]');
-  const reps = option('--reps', 40);
+  const reps = numberOption('--reps', 40);
   const build = listReleaseBuilds(dataDir)[0]!;
   const store = openSqliteRelease(build);
   const view = new ReleaseView(store, new LicenceRules('2099-12-31'), build.label, build);

@@ -14,11 +14,7 @@ import { listReleaseBuilds } from '../../src/store/data-dir.js';
 import { openSqliteRelease } from '../../src/store/sqlite/open-sqlite-release.js';
 import { openSqliteSemanticIndex } from '../../src/store/sqlite/sqlite-semantic-index.js';
 import { openReleaseVectors } from './release-vectors.js';
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numberOption } from '../lib/tool-options.js';
 
 /** "Type 2 diabetes mellitus" → "mellitus diabetes type" (reordered, lower case, one word fewer): a name no concept has. */
 function sourceLike(name: string, i: number): string {
@@ -32,7 +28,7 @@ const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sor
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: ranking-cost.ts DATA_DIR [--terms N]');
-  const terms = option('--terms', 500);
+  const terms = numberOption('--terms', 500);
   const build = listReleaseBuilds(dataDir)[0]!;
   const store = openSqliteRelease(build);
   const vectors = await openReleaseVectors(dataDir);

@@ -15,19 +15,15 @@
  * left out then only by a concept with exactly the same vector (the same texts) is counted as tied.
  */
 import { openReleaseVectors } from './release-vectors.js';
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+import { numberOption } from '../lib/tool-options.js';
 
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: semantic-reachability.ts DATA_DIR [--sample N] [--k K]');
-  const sample = option('--sample', 2000);
-  const k = option('--k', 10);
-  const rescoreK = option('--rescore', 0);
-  const searchK = Math.max(k, option('--search', k), rescoreK);
+  const sample = numberOption('--sample', 2000);
+  const k = numberOption('--k', 10);
+  const rescoreK = numberOption('--rescore', 0);
+  const searchK = Math.max(k, numberOption('--search', k), rescoreK);
   const vectors = await openReleaseVectors(dataDir);
   const ids = vectors.sampleConceptIds(sample);
   let unreached = 0;

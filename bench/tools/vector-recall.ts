@@ -12,20 +12,16 @@ import { createRequire } from 'node:module';
 import { quantizeVector } from '../../src/store/sqlite/sqlite-semantic-index.js';
 import { openVectorLists, readAllVectors } from '../../src/store/vector-lists.js';
 import { openReleaseVectors } from './release-vectors.js';
+import { numberOption } from '../lib/tool-options.js';
 
 const { exactSearch, MetricKind } = createRequire(import.meta.url)('usearch') as typeof import('usearch');
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
   if (!dataDir) throw new Error('usage: vector-recall.ts DATA_DIR [--sample N] [--k K] [--probe P]');
-  const sample = option('--sample', 300);
-  const k = option('--k', 10);
-  const probe = process.argv.includes('--probe') ? option('--probe', 0) : undefined;
+  const sample = numberOption('--sample', 300);
+  const k = numberOption('--k', 10);
+  const probe = process.argv.includes('--probe') ? numberOption('--probe', 0) : undefined;
   const release = await openReleaseVectors(dataDir);
   const all = readAllVectors(release.vectorsPath);
   const lists = openVectorLists(release.vectorsPath, all.dimension, { probe });
