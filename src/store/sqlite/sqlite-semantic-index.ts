@@ -4,12 +4,12 @@
  * and used by the writer (src/importer/embed-index-writer.ts), so both sides agree by construction.
  */
 import Database from 'better-sqlite3';
-import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Index } from 'usearch';
 import type { EmbeddingFiles } from '../semantic-dir.js';
 import type { SemanticEntry, SemanticIndex, SemanticIndexMeta, SemanticNeighbour, VectorFileOpener, VectorFileSearch } from '../semantic-index.js';
-import { isVectorListsFile, openVectorLists } from '../vector-lists.js';
+import { openVectorLists, VECTOR_LISTS_MAGIC } from '../vector-lists.js';
 
 /** entries.sqlite: meta (key → value; provider_state is a BLOB) and one row per vector. */
 export const SEMANTIC_ENTRIES_DDL = `
@@ -113,10 +113,13 @@ export const viewVectorFile: VectorFileOpener = (vectorsPath, dimension) => {
   // usearch 2.25 closes file descriptor 0 (the process's stdin, later reused by libuv, which then aborts the process)
   // when it cannot open or map the file: an unreadable or empty file is refused here, before view() is called.
   let bytes: number;
+  let isLists: boolean;
   try {
     const fd = openSync(vectorsPath, 'r');
     try {
       bytes = fstatSync(fd).size;
+      const head = Buffer.alloc(VECTOR_LISTS_MAGIC.length);
+      isLists = readSync(fd, head, 0, head.length, 0) === head.length && head.toString('latin1') === VECTOR_LISTS_MAGIC;
     } finally {
       closeSync(fd);
     }
@@ -124,7 +127,7 @@ export const viewVectorFile: VectorFileOpener = (vectorsPath, dimension) => {
     throw new Error(`${vectorsPath} cannot be opened: ${(err as Error).message}`);
   }
   if (bytes === 0) throw new Error(`${vectorsPath} is empty`);
-  if (isVectorListsFile(vectorsPath)) {
+  if (isLists) {
     const lists = openVectorLists(vectorsPath, dimension);
     return {
       size: lists.size,
